@@ -1,0 +1,5 @@
+package dev.cairn.log;
+
+/** One accepted write request, as recorded in the log. */
+public sealed interface Event permits StatementsStored {
+}

@@ -1,0 +1,57 @@
+package dev.cairn.log;
+
+import java.nio.file.Path;
+import net.openhft.chronicle.bytes.SyncMode;
+import net.openhft.chronicle.queue.ChronicleQueue;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
+
+/**
+ * The log directory, opened once per process. Appenders and tailers are bound to the thread that creates them
+ * (Chronicle checks this), so create them on the thread that uses them.
+ */
+public final class EventLog implements AutoCloseable {
+    static {
+        // Chronicle phones home and prints a banner unless told otherwise; the launcher sets these too.
+        System.setProperty("chronicle.analytics.disable", "true");
+        System.setProperty("chronicle.announcer.disable", "true");
+    }
+
+    private final Path dir;
+    private final ChronicleQueue queue;
+
+    private EventLog(Path dir, ChronicleQueue queue) {
+        this.dir = dir;
+        this.queue = queue;
+    }
+
+    /** Opens (creating if needed) the log in {@code dir}, with msync on every {@link LogAppender#sync()}. */
+    public static EventLog open(Path dir) {
+        ChronicleQueue queue = SingleChronicleQueueBuilder.binary(dir).syncMode(SyncMode.SYNC).build();
+        return new EventLog(dir, queue);
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    /** A new appender for the calling thread. One sequencer appends to a log at a time. */
+    public LogAppender appender() {
+        return new LogAppender(queue.createAppender());
+    }
+
+    /** A new tailer for the calling thread that returns the entries after {@code afterIndex}, or all if it is -1. */
+    public LogTailer tailer(long afterIndex) {
+        return new LogTailer(queue.createTailer(), afterIndex);
+    }
+
+    /** The index of the last entry, or -1 when the log is empty. */
+    public long lastIndex() {
+        long last = queue.lastIndex();
+        return last < 0 ? -1 : last;
+    }
+
+    @Override
+    public void close() {
+        queue.close();
+    }
+}

@@ -1,0 +1,35 @@
+package dev.cairn.log;
+
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.wire.DocumentContext;
+
+/**
+ * Appends events. An append is visible to tailers at once but durable only after {@link #sync()}, which the
+ * sequencer calls once per ring batch (group commit) before acknowledging the batch's requests.
+ */
+public final class LogAppender implements AutoCloseable {
+    private final ExcerptAppender appender;
+
+    LogAppender(ExcerptAppender appender) {
+        this.appender = appender;
+    }
+
+    /** Appends one event and returns its index. */
+    public long append(Event event) {
+        byte[] data = EventCodec.encode(event);
+        try (DocumentContext dc = appender.writingDocument()) {
+            dc.wire().bytes().write(data);
+        }
+        return appender.lastIndexAppended();
+    }
+
+    /** Forces every appended entry to disk (msync). */
+    public void sync() {
+        appender.sync();
+    }
+
+    @Override
+    public void close() {
+        appender.close();
+    }
+}

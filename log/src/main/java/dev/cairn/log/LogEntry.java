@@ -1,0 +1,5 @@
+package dev.cairn.log;
+
+/** An event and the log index it was read at. */
+public record LogEntry(long index, Event event) {
+}

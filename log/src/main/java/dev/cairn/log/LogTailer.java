@@ -1,0 +1,46 @@
+package dev.cairn.log;
+
+import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.wire.DocumentContext;
+
+/** Reads events in log order, starting after a given index. */
+public final class LogTailer implements AutoCloseable {
+    private final ExcerptTailer tailer;
+
+    LogTailer(ExcerptTailer tailer, long afterIndex) {
+        this.tailer = tailer;
+        if (afterIndex < 0) {
+            tailer.toStart();
+        } else {
+            if (!tailer.moveToIndex(afterIndex)) {
+                throw new IllegalStateException("log index " + Long.toHexString(afterIndex)
+                        + " is not in the log; was a log cycle file deleted?");
+            }
+            try (DocumentContext dc = tailer.readingDocument()) {
+                if (!dc.isPresent()) {
+                    throw new IllegalStateException("log entry " + Long.toHexString(afterIndex) + " cannot be read");
+                }
+            }
+        }
+    }
+
+    /** The next entry, or null when the tailer has reached the end of the log for now. */
+    public LogEntry next() {
+        try (DocumentContext dc = tailer.readingDocument()) {
+            if (!dc.isPresent()) {
+                return null;
+            }
+            Bytes<?> bytes = dc.wire().bytes();
+            byte[] data = new byte[(int) bytes.readRemaining()];
+            bytes.read(data);
+            long index = dc.index();
+            return new LogEntry(index, EventCodec.decode(data, index));
+        }
+    }
+
+    @Override
+    public void close() {
+        tailer.close();
+    }
+}

@@ -1,0 +1,112 @@
+package dev.cairn.ops;
+
+import dev.cairn.ingest.AckMode;
+import dev.cairn.ingest.IngestRing;
+import dev.cairn.ingest.Sequencer;
+import dev.cairn.ingest.StatementWriteHandler;
+import dev.cairn.log.EventLog;
+import dev.cairn.projector.Projector;
+import dev.cairn.projector.ProjectorRunner;
+import dev.cairn.query.StatementQueryHandler;
+import dev.cairn.store.CredentialStore;
+import dev.cairn.store.Database;
+import dev.cairn.store.StatementLookup;
+import dev.cairn.store.StatementReader;
+import dev.cairn.store.WatermarkTracker;
+import io.undertow.Undertow;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One Cairn process with every part in one JVM: the log, the database, the projector, the sequencer's ring and
+ * the HTTP server, wired by hand in data-flow order. {@link #close()} stops them in reverse: stop accepting,
+ * drain the ring and sync the log, let the projector apply what the log holds, close the database and the log.
+ */
+public final class Cairn implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Cairn.class);
+
+    private final Deque<AutoCloseable> parts = new ArrayDeque<>();
+    private final int port;
+    private final String credentialCreated;
+
+    private Cairn(Settings s, Clock clock) throws Exception {
+        long started = System.nanoTime();
+        try {
+            Files.createDirectories(s.data());
+            Files.createDirectories(s.log());
+            EventLog log = started(EventLog.open(s.log()));
+            Database db = started(Database.open(s.db()));
+            credentialCreated = AdminCredential.ensure(new CredentialStore(db), s.adminCredential());
+
+            WatermarkTracker tracker = new WatermarkTracker(db.watermark(), clock);
+            ProjectorRunner projector = new ProjectorRunner(new Projector(log, db, tracker, s.projectorBatch()));
+            projector.start();
+            started(projector);
+
+            IngestRing ring = new IngestRing(new Sequencer(log, new StatementLookup(db), clock, projector::wake), s.ringSize());
+            started(ring);
+
+            StatementWriteHandler writes = new StatementWriteHandler(ring, tracker,
+                    AckMode.parse(s.ack()).orElseThrow(), s.maxBodyBytes());
+            StatementQueryHandler reads = new StatementQueryHandler(new StatementReader(db), s.defaultLimit(), s.maxLimit());
+            Undertow server = Undertow.builder()
+                    .addHttpListener(s.port(), s.host())
+                    .setHandler(HttpApi.build(new CredentialAuthenticator(new CredentialStore(db)),
+                            tracker::consistentThroughMillis, writes, reads))
+                    .build();
+            server.start();
+            started(server::stop);
+            port = ((InetSocketAddress) server.getListenerInfo().get(0).getAddress()).getPort();
+            LOG.info("Cairn listening on http://{}:{}/xapi (database {}, log {}) after {} ms", s.host(), port, s.db(),
+                    s.log(), (System.nanoTime() - started) / 1_000_000);
+        } catch (Exception | Error e) {
+            close();
+            throw e;
+        }
+    }
+
+    /** Starts every part; a part that fails to start closes the ones started before it. */
+    public static Cairn start(Settings settings, Clock clock) throws Exception {
+        return new Cairn(settings.validate(), clock);
+    }
+
+    private <T extends AutoCloseable> T started(T part) {
+        parts.push(part);
+        return part;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** The KEY:SECRET of the credential created at this start, or null when none was created. */
+    public String credentialCreated() {
+        return credentialCreated;
+    }
+
+    @Override
+    public void close() {
+        while (!parts.isEmpty()) {
+            AutoCloseable part = parts.pop();
+            try {
+                part.close();
+            } catch (Exception e) {
+                LOG.warn("closing {} failed", part, e);
+            }
+        }
+    }
+
+    static Path defaultLog(Path data) {
+        return data.resolve("log");
+    }
+
+    static String defaultDb(Path data) {
+        return "jdbc:sqlite:" + data.resolve("cairn.db");
+    }
+}

@@ -1,0 +1,75 @@
+package dev.cairn.ops;
+
+import dev.cairn.http.Authenticator;
+import dev.cairn.http.Principal;
+import dev.cairn.store.Credential;
+import dev.cairn.store.CredentialStore;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.crypto.SecretKeyFactory;
+import javax.crypto.spec.PBEKeySpec;
+
+/**
+ * Verifies Basic credentials against salted PBKDF2 hashes. A slow hash per request would cost milliseconds, so a
+ * secret verified once is remembered as its SHA-256 digest: later requests cost one fast hash and a comparison.
+ */
+public final class CredentialAuthenticator implements Authenticator {
+    static final int ITERATIONS = 210_000;
+    private static final String ALGORITHM = "PBKDF2WithHmacSHA256";
+
+    private record Verified(byte[] secretDigest, Principal principal) {
+    }
+
+    private final CredentialStore store;
+    private final Map<String, Verified> verified = new ConcurrentHashMap<>();
+
+    public CredentialAuthenticator(CredentialStore store) {
+        this.store = store;
+    }
+
+    @Override
+    public Optional<Principal> authenticate(String key, String secret) {
+        byte[] digest = sha256(secret);
+        Verified v = verified.get(key);
+        if (v != null) {
+            return MessageDigest.isEqual(v.secretDigest(), digest) ? Optional.of(v.principal()) : Optional.empty();
+        }
+        Optional<Credential> c = store.find(key);
+        if (c.isEmpty() || !MessageDigest.isEqual(c.get().hash(), hash(secret, c.get().salt(), c.get().iterations()))) {
+            return Optional.empty();
+        }
+        Principal p = new Principal(key, c.get().scopes(), c.get().authority());
+        verified.put(key, new Verified(digest, p));
+        return Optional.of(p);
+    }
+
+    /** Creates a credential with a fresh salt; only the hash of the secret is stored. */
+    public static Credential newCredential(String key, String secret, Set<String> scopes, byte[] authority) {
+        byte[] salt = new byte[16];
+        new SecureRandom().nextBytes(salt);
+        return new Credential(key, salt, hash(secret, salt, ITERATIONS), ITERATIONS, scopes, authority);
+    }
+
+    static byte[] hash(String secret, byte[] salt, int iterations) {
+        try {
+            PBEKeySpec spec = new PBEKeySpec(secret.toCharArray(), salt, iterations, 256);
+            return SecretKeyFactory.getInstance(ALGORITHM).generateSecret(spec).getEncoded();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(ALGORITHM + " is not available in this JVM", e);
+        }
+    }
+
+    private static byte[] sha256(String secret) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(secret.getBytes(StandardCharsets.UTF_8));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("SHA-256 is not available in this JVM", e);
+        }
+    }
+}

@@ -1,0 +1,26 @@
+package dev.cairn.ops;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code cairn} command. Each subcommand wires its parts by hand; start reading at {@link ServeCommand}. */
+@Command(name = "cairn", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        description = "Cairn, an event-sourced xAPI Learning Record Store.",
+        subcommands = {ServeCommand.class, ReplayCommand.class, CommandLine.HelpCommand.class})
+public final class Main {
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    static int run(String... args) {
+        return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = Main.class.getPackage().getImplementationVersion();
+            return new String[] {"cairn " + (v == null ? "development build" : v)};
+        }
+    }
+}

@@ -1,0 +1,171 @@
+package dev.cairn.query;
+
+import dev.cairn.store.KeyFilter;
+import dev.cairn.store.StatementQuery;
+import dev.cairn.xapi.Actor;
+import dev.cairn.xapi.FilterKey;
+import dev.cairn.xapi.StatementParser;
+import dev.cairn.xapi.Values;
+import dev.cairn.xapi.XapiException;
+import dev.cairn.xapi.XapiVersion;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * The parameters of GET /statements (Comm 2.1.3), checked as the spec requires: unknown parameters, parameters
+ * that differ only in case, repeated parameters and malformed values are rejected with 400, and statementId or
+ * voidedStatementId may only come with format and attachments.
+ */
+public record StatementParams(UUID statementId, UUID voidedStatementId, StatementQuery query, String format,
+                              boolean attachments) {
+    static final Set<String> KNOWN = Set.of("statementId", "voidedStatementId", "agent", "verb", "activity",
+            "registration", "related_activities", "related_agents", "since", "until", "limit", "format",
+            "attachments", "ascending");
+    private static final Set<String> SINGLE_ALLOWED = Set.of("statementId", "voidedStatementId", "format", "attachments");
+
+    /**
+     * @param cursor the position a {@code more} link continues from, 0 for a first page
+     */
+    public static StatementParams parse(Map<String, Deque<String>> params, XapiVersion version, int defaultLimit,
+                                        int maxLimit, long cursor) {
+        for (String name : params.keySet()) {
+            if (!KNOWN.contains(name)) {
+                String lower = name.toLowerCase(Locale.ROOT);
+                for (String known : KNOWN) {
+                    if (known.toLowerCase(Locale.ROOT).equals(lower)) {
+                        throw new XapiException("parameter " + name, "parameter.case", "parameter '" + name
+                                + "' must be spelled '" + known + "' (parameter names are case-sensitive)");
+                    }
+                }
+                throw new XapiException("parameter " + name, "parameter.unknown",
+                        "'" + name + "' is not a parameter of GET /statements");
+            }
+            if (params.get(name).size() > 1) {
+                throw new XapiException("parameter " + name, "parameter.repeated", "parameter '" + name
+                        + "' is given more than once");
+            }
+        }
+        UUID statementId = uuid(params, "statementId");
+        UUID voidedId = uuid(params, "voidedStatementId");
+        String format = one(params, "format");
+        if (format == null) {
+            format = "exact";
+        } else if (!format.equals("exact")) {
+            throw new XapiException("parameter format", "parameter.invalid", format.equals("ids") || format.equals("canonical")
+                    ? "format '" + format + "' is not available in this release of Cairn; use format=exact"
+                    : "format must be one of exact, ids, canonical; got '" + format + "'");
+        }
+        boolean attachments = bool(params, "attachments");
+        if (attachments) {
+            throw new XapiException("parameter attachments", "parameter.invalid",
+                    "attachments=true is not available in this release of Cairn");
+        }
+        if (statementId != null || voidedId != null) {
+            if (statementId != null && voidedId != null) {
+                throw new XapiException("parameter voidedStatementId", "parameter.conflict",
+                        "statementId and voidedStatementId cannot be used together");
+            }
+            for (String name : params.keySet()) {
+                if (!SINGLE_ALLOWED.contains(name)) {
+                    throw new XapiException("parameter " + name, "parameter.conflict", "'" + name
+                            + "' cannot be combined with " + (statementId != null ? "statementId" : "voidedStatementId")
+                            + "; only format and attachments can");
+                }
+            }
+            return new StatementParams(statementId, voidedId, null, format, attachments);
+        }
+        List<KeyFilter> filters = new ArrayList<>();
+        String verb = one(params, "verb");
+        if (verb != null) {
+            filters.add(new KeyFilter(FilterKey.verb(iri(verb, "verb")), false));
+        }
+        String registration = one(params, "registration");
+        if (registration != null) {
+            filters.add(new KeyFilter(FilterKey.registration(Values.uuid(registration, "parameter registration").toString()), false));
+        }
+        String agent = one(params, "agent");
+        boolean relatedAgents = bool(params, "related_agents");
+        if (agent != null) {
+            Actor actor = StatementParser.parseActor(agent.getBytes(StandardCharsets.UTF_8), version, "parameter agent");
+            if (actor.ifi() == null) {
+                throw new XapiException("parameter agent", "parameter.invalid",
+                        "agent must be an Agent or an identified Group (with an IFI)");
+            }
+            filters.add(new KeyFilter(FilterKey.agent(actor.ifi()), !relatedAgents));
+        }
+        String activity = one(params, "activity");
+        boolean relatedActivities = bool(params, "related_activities");
+        if (activity != null) {
+            filters.add(new KeyFilter(FilterKey.activity(iri(activity, "activity")), !relatedActivities));
+        }
+        Long since = timestamp(params, "since");
+        Long until = timestamp(params, "until");
+        int limit = defaultLimit;
+        String limitText = one(params, "limit");
+        if (limitText != null) {
+            try {
+                limit = Integer.parseInt(limitText);
+            } catch (NumberFormatException e) {
+                throw new XapiException("parameter limit", "parameter.invalid",
+                        "limit must be a non-negative integer; got '" + limitText + "'");
+            }
+            if (limit < 0) {
+                throw new XapiException("parameter limit", "parameter.invalid", "limit must not be negative");
+            }
+            if (limit == 0 || limit > maxLimit) {
+                limit = maxLimit;
+            }
+        }
+        boolean ascending = bool(params, "ascending");
+        return new StatementParams(null, null, new StatementQuery(filters, since, until, limit, ascending, cursor),
+                format, attachments);
+    }
+
+    private static String one(Map<String, Deque<String>> params, String name) {
+        Deque<String> v = params.get(name);
+        return v == null ? null : v.getFirst();
+    }
+
+    private static UUID uuid(Map<String, Deque<String>> params, String name) {
+        String v = one(params, name);
+        return v == null ? null : Values.uuid(v, "parameter " + name);
+    }
+
+    private static boolean bool(Map<String, Deque<String>> params, String name) {
+        String v = one(params, name);
+        if (v == null || v.equals("false")) {
+            return false;
+        }
+        if (v.equals("true")) {
+            return true;
+        }
+        throw new XapiException("parameter " + name, "parameter.invalid", name + " must be true or false; got '" + v + "'");
+    }
+
+    private static String iri(String v, String name) {
+        if (!Values.isIri(v)) {
+            throw new XapiException("parameter " + name, "parameter.invalid", name + " must be an absolute IRI; got '" + v + "'");
+        }
+        return v;
+    }
+
+    private static Long timestamp(Map<String, Deque<String>> params, String name) {
+        String v = one(params, name);
+        if (v == null) {
+            return null;
+        }
+        if (!Values.isTimestamp(v)) {
+            throw new XapiException("parameter " + name, "parameter.invalid", name
+                    + " must be an ISO 8601 timestamp with a time zone, such as 2024-05-01T12:00:00Z; got '" + v + "'");
+        }
+        // Stored times have millisecond precision, so flooring (toEpochMilli) keeps since (exclusive) and
+        // until (inclusive) exact.
+        return Values.instant(v).toEpochMilli();
+    }
+}

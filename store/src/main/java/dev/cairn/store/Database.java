@@ -1,0 +1,93 @@
+package dev.cairn.store;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/**
+ * The projection database: created and migrated on open. Readers borrow connections from a pool; the projector
+ * owns one dedicated writer connection.
+ */
+public final class Database implements AutoCloseable {
+    private final String url;
+    private final Dialect dialect;
+    private final HikariDataSource readers;
+
+    private Database(String url, Dialect dialect, HikariDataSource readers) {
+        this.url = url;
+        this.dialect = dialect;
+        this.readers = readers;
+    }
+
+    /** Opens the database at {@code jdbcUrl}, creating and migrating the schema as needed. */
+    public static Database open(String jdbcUrl) {
+        Dialect dialect = Dialect.of(jdbcUrl);
+        try (Connection c = DriverManager.getConnection(jdbcUrl)) {
+            dialect.configure(c, true);
+            Migrations.apply(c, dialect);
+        } catch (SQLException e) {
+            throw new StoreException("cannot open database " + jdbcUrl + ": " + e.getMessage(), e);
+        }
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(jdbcUrl);
+        config.setPoolName("cairn-readers");
+        config.setMaximumPoolSize(8);
+        config.setMinimumIdle(1);
+        // sqlite-jdbc reads these driver properties on every new connection.
+        config.addDataSourceProperty("busy_timeout", "10000");
+        config.addDataSourceProperty("journal_mode", "WAL");
+        HikariDataSource pool = new HikariDataSource(config);
+        return new Database(jdbcUrl, dialect, pool);
+    }
+
+    public Dialect dialect() {
+        return dialect;
+    }
+
+    public String url() {
+        return url;
+    }
+
+    /** A pooled connection for reading; close it to return it. */
+    public Connection reader() throws SQLException {
+        return readers.getConnection();
+    }
+
+    /** A new connection for the single writer (the projector), configured for writing. */
+    public Connection newWriter() throws SQLException {
+        Connection c = DriverManager.getConnection(url);
+        dialect.configure(c, true);
+        return c;
+    }
+
+    public String sql(String name) {
+        return dialect.sql(name);
+    }
+
+    /** The watermark as committed now. */
+    public Watermark watermark() {
+        try (Connection c = reader(); PreparedStatement ps = c.prepareStatement(sql("watermark"))) {
+            return readWatermark(ps);
+        } catch (SQLException e) {
+            throw new StoreException("cannot read the watermark: " + e.getMessage(), e);
+        }
+    }
+
+    static Watermark readWatermark(PreparedStatement ps) throws SQLException {
+        try (ResultSet rs = ps.executeQuery()) {
+            if (!rs.next()) {
+                throw new SQLException("the watermark row is missing");
+            }
+            return new Watermark(rs.getLong(1), rs.getLong(2), rs.getLong(3));
+        }
+    }
+
+    @Override
+    public void close() {
+        readers.close();
+    }
+}

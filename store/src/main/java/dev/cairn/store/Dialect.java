@@ -1,0 +1,58 @@
+package dev.cairn.store;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/** What differs between the databases Cairn runs on. Each dialect keeps its SQL in its own resource folder. */
+public enum Dialect {
+    SQLITE("sqlite") {
+        @Override
+        void configure(Connection c, boolean writer) throws SQLException {
+            try (Statement s = c.createStatement()) {
+                // WAL: one writer (the projector) and many readers at once. synchronous=NORMAL skips the fsync
+                // per commit: the log already makes every event durable and a replay rebuilds what a crash loses.
+                s.execute("PRAGMA journal_mode=WAL");
+                s.execute("PRAGMA synchronous=NORMAL");
+                s.execute("PRAGMA busy_timeout=10000");
+                s.execute("PRAGMA foreign_keys=OFF");
+                if (writer) {
+                    s.execute("PRAGMA cache_size=-65536");
+                }
+            }
+        }
+    };
+
+    private final String folder;
+    private final SqlFile statements;
+    private final SqlFile migrations;
+
+    Dialect(String folder) {
+        this.folder = folder;
+        this.statements = SqlFile.load("/dev/cairn/store/" + folder + "/statements.sql");
+        this.migrations = SqlFile.load("/dev/cairn/store/" + folder + "/migrations.sql");
+    }
+
+    /** The dialect of a JDBC URL, or an error that says which URLs are understood. */
+    public static Dialect of(String jdbcUrl) {
+        if (jdbcUrl.startsWith("jdbc:sqlite:")) {
+            return SQLITE;
+        }
+        throw new IllegalArgumentException("database URL '" + jdbcUrl + "' is not supported; use jdbc:sqlite:PATH");
+    }
+
+    /** Session settings applied to every new connection. */
+    abstract void configure(Connection c, boolean writer) throws SQLException;
+
+    public String sql(String name) {
+        return statements.get(name);
+    }
+
+    SqlFile migrations() {
+        return migrations;
+    }
+
+    public String folder() {
+        return folder;
+    }
+}

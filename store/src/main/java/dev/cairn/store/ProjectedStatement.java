@@ -1,0 +1,8 @@
+package dev.cairn.store;
+
+import dev.cairn.xapi.FilterKeys;
+import java.util.UUID;
+
+/** A statement ready to be projected: what the log carries plus the keys the query side finds it by. */
+public record ProjectedStatement(UUID id, long storedMillis, byte[] json, FilterKeys keys, boolean voiding) {
+}

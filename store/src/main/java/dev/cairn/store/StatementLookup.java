@@ -1,0 +1,73 @@
+package dev.cairn.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The sequencer's view of what is already stored: statements by id (voided ones included) read in one snapshot
+ * together with the watermark, so the sequencer knows exactly which log entries the answer covers.
+ */
+public final class StatementLookup {
+    private static final int CHUNK = 500;
+
+    private final Database db;
+
+    public StatementLookup(Database db) {
+        this.db = db;
+    }
+
+    /** The stored JSON of those {@code ids} that are stored, as of {@link Snapshot#watermark()}. */
+    public Snapshot find(Collection<UUID> ids) {
+        try (Connection c = db.reader()) {
+            c.setAutoCommit(false);
+            try {
+                Watermark w;
+                try (PreparedStatement ps = c.prepareStatement(db.sql("watermark"))) {
+                    w = Database.readWatermark(ps);
+                }
+                Map<UUID, byte[]> found = new HashMap<>();
+                List<UUID> list = new ArrayList<>(ids);
+                for (int from = 0; from < list.size(); from += CHUNK) {
+                    List<UUID> chunk = list.subList(from, Math.min(list.size(), from + CHUNK));
+                    String sql = db.sql("statements_by_ids").replace("(?)", markers(chunk.size()));
+                    try (PreparedStatement ps = c.prepareStatement(sql)) {
+                        for (int i = 0; i < chunk.size(); i++) {
+                            ps.setString(i + 1, chunk.get(i).toString());
+                        }
+                        try (ResultSet rs = ps.executeQuery()) {
+                            while (rs.next()) {
+                                found.put(UUID.fromString(rs.getString(1)), rs.getBytes(2));
+                            }
+                        }
+                    }
+                }
+                return new Snapshot(w, found);
+            } finally {
+                c.commit();
+                c.setAutoCommit(true);
+            }
+        } catch (SQLException e) {
+            throw new StoreException("cannot look up statement ids: " + e.getMessage(), e);
+        }
+    }
+
+    private static String markers(int n) {
+        StringBuilder b = new StringBuilder("(");
+        for (int i = 0; i < n; i++) {
+            b.append(i == 0 ? "?" : ",?");
+        }
+        return b.append(')').toString();
+    }
+
+    /** What the store held at one watermark. */
+    public record Snapshot(Watermark watermark, Map<UUID, byte[]> stored) {
+    }
+}

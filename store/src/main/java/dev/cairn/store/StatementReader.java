@@ -1,0 +1,147 @@
+package dev.cairn.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The query side's reads. Every statement query reads one ordered range of the match index (or of the
+ * statement table when unfiltered) and stops after the page.
+ */
+public final class StatementReader {
+    private final Database db;
+
+    public StatementReader(Database db) {
+        this.db = db;
+    }
+
+    /** A statement that is not voided, by id. */
+    public Optional<StoredJson> byId(UUID id) {
+        return single("statement_by_id", id);
+    }
+
+    /** A voided statement, by id. */
+    public Optional<StoredJson> voidedById(UUID id) {
+        return single("voided_statement_by_id", id);
+    }
+
+    private Optional<StoredJson> single(String sql, UUID id) {
+        try (Connection c = db.reader(); PreparedStatement ps = c.prepareStatement(db.sql(sql))) {
+            ps.setString(1, id.toString());
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(new StoredJson(rs.getBytes(1), rs.getLong(2))) : Optional.empty();
+            }
+        } catch (SQLException e) {
+            throw new StoreException("cannot read statement " + id + ": " + e.getMessage(), e);
+        }
+    }
+
+    public StatementPage page(StatementQuery q) {
+        try (Connection c = db.reader()) {
+            List<Long> keyIds = new ArrayList<>();
+            for (KeyFilter f : q.filters()) {
+                Long id = keyId(c, f);
+                if (id == null) {
+                    return new StatementPage(List.of(), false, 0); // no statement has ever matched this key
+                }
+                keyIds.add(id);
+            }
+            long lo = 0;
+            long hi = Long.MAX_VALUE;
+            if (q.sinceMillis() != null) {
+                Long first = bound(c, "first_seq_stored_after", q.sinceMillis());
+                if (first == null) {
+                    return new StatementPage(List.of(), false, 0);
+                }
+                lo = first - 1;
+            }
+            if (q.untilMillis() != null) {
+                Long last = bound(c, "last_seq_stored_at_or_before", q.untilMillis());
+                if (last == null) {
+                    return new StatementPage(List.of(), false, 0);
+                }
+                hi = last + 1;
+            }
+            if (q.afterSeq() > 0) {
+                if (q.ascending()) {
+                    lo = Math.max(lo, q.afterSeq());
+                } else {
+                    hi = Math.min(hi, q.afterSeq());
+                }
+            }
+            String dir = q.ascending() ? "ASC" : "DESC";
+            PreparedStatement ps;
+            int p = 1;
+            if (keyIds.isEmpty()) {
+                ps = c.prepareStatement(db.sql("page_unfiltered").replace("{dir}", dir));
+            } else {
+                String also = db.sql("also_matches");
+                StringBuilder and = new StringBuilder();
+                for (int i = 1; i < keyIds.size(); i++) {
+                    and.append(also).append('\n');
+                }
+                ps = c.prepareStatement(db.sql("page_filtered").replace("{dir}", dir)
+                        .replace("{and_also}", and.toString()));
+                ps.setLong(p++, keyIds.get(0));
+                ps.setInt(p++, scope(q.filters().get(0)));
+            }
+            try (ps) {
+                ps.setLong(p++, lo);
+                ps.setLong(p++, hi);
+                for (int i = 1; i < keyIds.size(); i++) {
+                    ps.setLong(p++, keyIds.get(i));
+                    ps.setInt(p++, scope(q.filters().get(i)));
+                }
+                ps.setInt(p, q.limit() + 1);
+                List<byte[]> out = new ArrayList<>(Math.min(q.limit(), 1000));
+                long lastSeq = 0;
+                boolean more = false;
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        if (out.size() == q.limit()) {
+                            more = true;
+                            break;
+                        }
+                        lastSeq = rs.getLong(1);
+                        out.add(rs.getBytes(2));
+                    }
+                }
+                return new StatementPage(out, more, lastSeq);
+            }
+        } catch (SQLException e) {
+            throw new StoreException("cannot query statements: " + e.getMessage(), e);
+        }
+    }
+
+    private static int scope(KeyFilter f) {
+        return f.narrow() ? 1 : 0;
+    }
+
+    private Long keyId(Connection c, KeyFilter f) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(db.sql("find_key"))) {
+            ps.setInt(1, f.key().kind().ordinal());
+            ps.setString(2, f.key().value());
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : null;
+            }
+        }
+    }
+
+    private Long bound(Connection c, String sql, long millis) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(db.sql(sql))) {
+            ps.setLong(1, millis);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    long v = rs.getLong(1);
+                    return rs.wasNull() ? null : v;
+                }
+                return null;
+            }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package dev.cairn.store;
+
+import java.time.Clock;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentSkipListMap;
+
+/**
+ * What this process knows of the projector's progress. The projector (in process) or a poller of the database
+ * (in a separate query or ingest process) reports each committed watermark here; writers wait here for their
+ * event to become visible ({@code ack=visible}) and the query side reads Consistent-Through from it.
+ */
+public final class WatermarkTracker {
+    /**
+     * How far before the moment the projector last found the log drained Consistent-Through is set: covers a
+     * statement stamped by the sequencer just before that moment but appended just after it.
+     */
+    private static final long DRAINED_MARGIN_MILLIS = 50;
+
+    private final Clock clock;
+    private final ConcurrentSkipListMap<Long, CompletableFuture<Watermark>> waiters = new ConcurrentSkipListMap<>();
+    private volatile Watermark current;
+    private volatile long drainedAtMillis;
+
+    public WatermarkTracker(Watermark initial, Clock clock) {
+        this.current = initial;
+        this.clock = clock;
+    }
+
+    public Watermark current() {
+        return current;
+    }
+
+    /** Called after each commit of the projector; completes every waiter at or below the new log index. */
+    public void advanced(Watermark w) {
+        current = w;
+        Map<Long, CompletableFuture<Watermark>> done = waiters.headMap(w.logIndex(), true);
+        for (Map.Entry<Long, CompletableFuture<Watermark>> e : done.entrySet()) {
+            e.getValue().complete(w);
+        }
+        done.clear();
+    }
+
+    /** Called when the projector found no entry after the watermark; {@code sinceMillis} is read before looking. */
+    public void drained(long sinceMillis) {
+        drainedAtMillis = sinceMillis;
+    }
+
+    /** Completes once the projector has applied the log entry at {@code logIndex}. */
+    public CompletableFuture<Watermark> awaitVisible(long logIndex) {
+        Watermark w = current;
+        if (w.logIndex() >= logIndex) {
+            return CompletableFuture.completedFuture(w);
+        }
+        CompletableFuture<Watermark> f = waiters.computeIfAbsent(logIndex, k -> new CompletableFuture<>());
+        // The projector may have passed the index between the check and the registration.
+        Watermark again = current;
+        if (again.logIndex() >= logIndex) {
+            advanced(again);
+        }
+        return f;
+    }
+
+    /** The X-Experience-API-Consistent-Through time: every statement stored up to it is visible. */
+    public long consistentThroughMillis() {
+        long drained = drainedAtMillis - DRAINED_MARGIN_MILLIS;
+        return Math.max(current.storedMillis(), drained);
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    /** Fails every waiter, for shutdown. */
+    public void failAll(RuntimeException cause) {
+        for (CompletableFuture<Watermark> f : waiters.values()) {
+            f.completeExceptionally(cause);
+        }
+        waiters.clear();
+    }
+}

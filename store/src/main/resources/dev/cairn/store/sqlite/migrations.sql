@@ -1,0 +1,49 @@
+-- Schema migrations for SQLite, applied in order by Migrations; each name is the version it brings the schema to.
+
+-- name: 1
+CREATE TABLE statement (
+    seq       INTEGER PRIMARY KEY,   -- position in log order, assigned by the projector
+    id        TEXT    NOT NULL UNIQUE,
+    stored_ms INTEGER NOT NULL,      -- never decreases with seq
+    voided    INTEGER NOT NULL DEFAULT 0,
+    voiding   INTEGER NOT NULL DEFAULT 0, -- 1 when this statement voids another (it can never be voided)
+    json      BLOB    NOT NULL       -- the exact stored form, returned by format=exact without parsing
+);
+CREATE INDEX statement_stored ON statement (stored_ms);
+CREATE TABLE filter_key (
+    id    INTEGER PRIMARY KEY,
+    kind  INTEGER NOT NULL,          -- FilterKey.Kind ordinal
+    value TEXT    NOT NULL,
+    UNIQUE (kind, value)
+);
+-- Every statement query reads one ordered range of this table. Scope 0 holds every match of a key (what verb,
+-- registration and related_agents/related_activities read); scope 1 repeats the narrow matches of agent and
+-- activity keys (actor and object), which the plain agent/activity filters read.
+CREATE TABLE statement_match (
+    key_id INTEGER NOT NULL,
+    scope  INTEGER NOT NULL,
+    seq    INTEGER NOT NULL,
+    PRIMARY KEY (key_id, scope, seq)
+) WITHOUT ROWID;
+CREATE TABLE statement_ref (
+    referrer_seq INTEGER NOT NULL,
+    target_id    TEXT    NOT NULL,
+    voiding      INTEGER NOT NULL,
+    PRIMARY KEY (target_id, referrer_seq)
+) WITHOUT ROWID;
+CREATE TABLE watermark (
+    id        INTEGER PRIMARY KEY CHECK (id = 1),
+    log_index INTEGER NOT NULL,      -- the last log entry applied; -1 before the first
+    stored_ms INTEGER NOT NULL,      -- the stored time of the last statement applied
+    seq       INTEGER NOT NULL       -- the last statement sequence number assigned
+);
+INSERT INTO watermark (id, log_index, stored_ms, seq) VALUES (1, -1, 0, 0);
+CREATE TABLE credential (
+    api_key    TEXT    PRIMARY KEY,
+    salt       BLOB    NOT NULL,
+    hash       BLOB    NOT NULL,
+    iterations INTEGER NOT NULL,
+    scopes     TEXT    NOT NULL,
+    authority  BLOB    NOT NULL,
+    created_ms INTEGER NOT NULL
+);

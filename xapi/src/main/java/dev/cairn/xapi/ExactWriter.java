@@ -1,0 +1,102 @@
+package dev.cairn.xapi;
+
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+
+/**
+ * Writes the stored ({@code format=exact}) form of a statement: the properties the LRS sets first, then every
+ * property the client sent, copied byte for byte from the request.
+ */
+public final class ExactWriter {
+    private static final byte[] ID = bytes("{\"id\":\"");
+    private static final byte[] STORED_AFTER_ID = bytes("\",\"stored\":\"");
+    private static final byte[] STORED_FIRST = bytes("{\"stored\":\"");
+    private static final byte[] AUTHORITY = bytes("\",\"authority\":");
+    private static final byte[] VERSION = bytes(",\"version\":\"");
+    private static final byte[] TIMESTAMP = bytes(",\"timestamp\":\"");
+
+    private ExactWriter() {
+    }
+
+    /**
+     * @param id        the id to add when the client sent none (ignored when it did)
+     * @param stored    the stored timestamp, always set by the LRS
+     * @param authority the authority JSON, always set by the LRS from the credential
+     * @param version   the version to add when the client sent none
+     */
+    public static byte[] write(ParsedStatement parsed, UUID id, String stored, byte[] authority, String version) {
+        Statement s = parsed.statement();
+        int[] members = parsed.members();
+        byte[] src = parsed.source();
+        int size = 200 + authority.length;
+        for (int i = 0; i < members.length; i += 2) {
+            size += members[i + 1] - members[i] + 1;
+        }
+        Out out = new Out(size);
+        if (s.id() == null) {
+            out.put(ID).putAscii(id.toString()).put(STORED_AFTER_ID);
+        } else {
+            out.put(STORED_FIRST);
+        }
+        out.putAscii(stored).put(AUTHORITY).put(authority);
+        if (s.version() == null) {
+            out.put(VERSION).putAscii(version).putByte('"');
+        }
+        if (s.timestamp() == null) {
+            out.put(TIMESTAMP).putAscii(stored).putByte('"');
+        }
+        for (int i = 0; i < members.length; i += 2) {
+            out.putByte(',').put(src, members[i], members[i + 1] - members[i]);
+        }
+        out.putByte('}');
+        return out.toArray();
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static final class Out {
+        private byte[] buf;
+        private int len;
+
+        Out(int capacity) {
+            buf = new byte[capacity];
+        }
+
+        Out put(byte[] b) {
+            return put(b, 0, b.length);
+        }
+
+        Out put(byte[] b, int off, int n) {
+            ensure(n);
+            System.arraycopy(b, off, buf, len, n);
+            len += n;
+            return this;
+        }
+
+        Out putAscii(String s) {
+            ensure(s.length());
+            for (int i = 0; i < s.length(); i++) {
+                buf[len++] = (byte) s.charAt(i);
+            }
+            return this;
+        }
+
+        Out putByte(char c) {
+            ensure(1);
+            buf[len++] = (byte) c;
+            return this;
+        }
+
+        private void ensure(int n) {
+            if (len + n > buf.length) {
+                buf = java.util.Arrays.copyOf(buf, Math.max(buf.length * 2, len + n));
+            }
+        }
+
+        byte[] toArray() {
+            return len == buf.length ? buf : java.util.Arrays.copyOf(buf, len);
+        }
+    }
+}

@@ -1,0 +1,1044 @@
+package dev.cairn.xapi;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/**
+ * The strict statement parser: reads UTF-8 bytes with Jackson's streaming API straight into the immutable model
+ * and validates as it goes. Any rule broken throws an {@link XapiException} naming the JSON path. An instance is
+ * cheap and single-use per call; use the static entry points.
+ */
+public final class StatementParser {
+    private static final JsonFactory FACTORY = JsonFactory.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
+    private static final Pattern VERSION_1 = Pattern.compile("1\\.0(\\.\\d+)?");
+    private static final Pattern VERSION_2 = Pattern.compile("2\\.0(\\.\\d+)?");
+    private static final Set<String> INTERACTION_TYPES = Set.of("true-false", "choice", "fill-in", "long-fill-in",
+            "matching", "performance", "sequencing", "likert", "numeric", "other");
+
+    // Properties an object-like value (Activity, Agent, Group, StatementRef, SubStatement) may carry.
+    private static final int ID = 1, DEFINITION = 1 << 1, OBJECT_TYPE = 1 << 2, NAME = 1 << 3, MBOX = 1 << 4,
+            SHA1 = 1 << 5, OPENID = 1 << 6, ACCOUNT = 1 << 7, MEMBER = 1 << 8, ACTOR = 1 << 9, VERB = 1 << 10,
+            OBJECT = 1 << 11, RESULT = 1 << 12, CONTEXT = 1 << 13, TIMESTAMP = 1 << 14, ATTACHMENTS = 1 << 15;
+    private static final int AGENT_PROPS = OBJECT_TYPE | NAME | MBOX | SHA1 | OPENID | ACCOUNT;
+    private static final int GROUP_PROPS = AGENT_PROPS | MEMBER;
+    private static final int ACTIVITY_PROPS = OBJECT_TYPE | ID | DEFINITION;
+    private static final int REF_PROPS = OBJECT_TYPE | ID;
+    private static final int SUB_PROPS = OBJECT_TYPE | ACTOR | VERB | OBJECT | RESULT | CONTEXT | TIMESTAMP | ATTACHMENTS;
+    private static final String[] PROP_NAMES = {"id", "definition", "objectType", "name", "mbox", "mbox_sha1sum",
+            "openid", "account", "member", "actor", "verb", "object", "result", "context", "timestamp", "attachments"};
+
+    /** Which kinds of object-like values a position accepts. */
+    private enum Expect { ACTOR, AGENT, GROUP, AUTHORITY, ACTIVITY, STATEMENT_REF, OBJECT, SUB_OBJECT }
+
+    private final XapiVersion version;
+    private final byte[] source;
+    private final JsonPath path = new JsonPath();
+    private JsonParser p;
+
+    private StatementParser(byte[] source, XapiVersion version) {
+        this.source = source;
+        this.version = version;
+    }
+
+    /** Parses a POST body: one statement object or an array of them. */
+    public static List<ParsedStatement> parseBatch(byte[] body, XapiVersion version) {
+        return new StatementParser(body, version).run(true);
+    }
+
+    /** Parses a PUT body: exactly one statement object. */
+    public static ParsedStatement parseOne(byte[] body, XapiVersion version) {
+        return new StatementParser(body, version).run(false).get(0);
+    }
+
+    /**
+     * Parses an Agent or identified Group given as a query parameter ({@code agent=}); {@code where} names the
+     * parameter in errors.
+     */
+    public static Actor parseActor(byte[] json, XapiVersion version, String where) {
+        StatementParser parser = new StatementParser(json, version);
+        try (JsonParser p = FACTORY.createParser(json)) {
+            parser.p = p;
+            p.nextToken();
+            Actor actor = (Actor) parser.objectLike(Expect.ACTOR);
+            if (p.nextToken() != null) {
+                throw new XapiException("$", "json.trailing", "unexpected content after the end of the JSON value");
+            }
+            return actor;
+        } catch (XapiException e) {
+            throw new XapiException(where + " " + e.where(), e.code(), e.getMessage());
+        } catch (IOException e) {
+            throw new XapiException(where, "json.malformed", "malformed JSON: " + e.getMessage());
+        }
+    }
+
+    private List<ParsedStatement> run(boolean arrayAllowed) {
+        try (JsonParser parser = FACTORY.createParser(source)) {
+            p = parser;
+            JsonToken t = p.nextToken();
+            if (t == null) {
+                throw new XapiException("$", "json.empty", "the request body is empty; send a statement as JSON");
+            }
+            List<ParsedStatement> out;
+            if (t == JsonToken.START_ARRAY && arrayAllowed) {
+                out = new ArrayList<>();
+                path.pushIndex(0);
+                int i = 0;
+                while (p.nextToken() != JsonToken.END_ARRAY) {
+                    path.setIndex(i++);
+                    out.add(topStatement());
+                }
+                path.pop();
+                if (out.isEmpty()) {
+                    throw new XapiException("$", "batch.empty", "the statement array is empty");
+                }
+            } else if (t == JsonToken.START_OBJECT) {
+                out = List.of(topStatement());
+            } else {
+                throw new XapiException("$", "property.type", arrayAllowed
+                        ? "expected a statement object or an array of statements" : "expected a statement object");
+            }
+            if (p.nextToken() != null) {
+                throw new XapiException("$", "json.trailing", "unexpected content after the end of the JSON value");
+            }
+            return out;
+        } catch (JsonParseException e) {
+            String msg = e.getOriginalMessage();
+            String code = msg.startsWith("Duplicate field") ? "property.duplicate" : "json.malformed";
+            throw new XapiException(path.format(), code, "malformed JSON: " + msg + " (line "
+                    + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")");
+        } catch (IOException e) {
+            throw new XapiException(path.format(), "json.malformed", "malformed JSON: " + e.getMessage());
+        }
+    }
+
+    private ParsedStatement topStatement() throws IOException {
+        expectStart();
+        int[] members = new int[32];
+        int memberCount = 0;
+        UUID id = null;
+        Actor actor = null;
+        Verb verb = null;
+        StatementObject object = null;
+        Result result = null;
+        Context context = null;
+        String timestamp = null;
+        String stored = null;
+        Actor authority = null;
+        String statementVersion = null;
+        List<Attachment> attachments = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            int start = (int) p.currentTokenLocation().getByteOffset();
+            if (memberCount > 0 && members[memberCount - 1] < 0) {
+                members[memberCount - 1] = endBefore(start, true);
+            }
+            String name = p.currentName();
+            p.nextToken();
+            path.pushName(name);
+            boolean keep = true;
+            switch (name) {
+                case "id" -> id = Values.uuid(string(), path.format());
+                case "actor" -> actor = (Actor) objectLike(Expect.ACTOR);
+                case "verb" -> verb = verb();
+                case "object" -> object = objectLike(Expect.OBJECT);
+                case "result" -> result = result();
+                case "context" -> context = context();
+                case "timestamp" -> timestamp = timestamp();
+                case "stored" -> {
+                    stored = timestamp();
+                    keep = false;
+                }
+                case "authority" -> {
+                    authority = (Actor) objectLike(Expect.AUTHORITY);
+                    keep = false;
+                }
+                case "version" -> statementVersion = statementVersion();
+                case "attachments" -> attachments = attachments();
+                default -> throw unknown(name, "a Statement");
+            }
+            path.pop();
+            if (keep) {
+                if (memberCount + 2 > members.length) {
+                    members = java.util.Arrays.copyOf(members, members.length * 2);
+                }
+                members[memberCount++] = start;
+                members[memberCount++] = -1;
+            }
+        }
+        if (memberCount > 0 && members[memberCount - 1] < 0) {
+            members[memberCount - 1] = endBefore((int) p.currentTokenLocation().getByteOffset(), false);
+        }
+        requireProperty(actor, "actor", "a Statement");
+        requireProperty(verb, "verb", "a Statement");
+        requireProperty(object, "object", "a Statement");
+        checkContextAgainstObject(context, object, path.format("context"));
+        checkVoiding(verb, object, path.format("object"));
+        Statement s = new Statement(id, actor, verb, object, result, context, timestamp, stored, authority,
+                statementVersion, attachments);
+        return new ParsedStatement(s, source, java.util.Arrays.copyOf(members, memberCount));
+    }
+
+    /** The offset just past a member's value, found from the start of the next token. */
+    private int endBefore(int next, boolean comma) {
+        int i = next - 1;
+        while (isSpace(source[i])) {
+            i--;
+        }
+        if (comma && source[i] == ',') {
+            i--;
+            while (isSpace(source[i])) {
+                i--;
+            }
+        }
+        return i + 1;
+    }
+
+    private static boolean isSpace(byte b) {
+        return b == ' ' || b == '\n' || b == '\r' || b == '\t';
+    }
+
+    private void checkVoiding(Verb verb, StatementObject object, String where) {
+        if (verb.isVoiding() && !(object instanceof StatementRef)) {
+            throw new XapiException(where, "voiding.object", "a voiding statement (verb " + Verb.VOIDED
+                    + ") must have a StatementRef object naming the statement it voids");
+        }
+    }
+
+    private void checkContextAgainstObject(Context context, StatementObject object, String where) {
+        if (context != null && !(object instanceof Activity)) {
+            if (context.revision() != null) {
+                throw new XapiException(where + ".revision", "context.revision",
+                        "context.revision is only allowed when the statement's object is an Activity");
+            }
+            if (context.platform() != null) {
+                throw new XapiException(where + ".platform", "context.platform",
+                        "context.platform is only allowed when the statement's object is an Activity");
+            }
+        }
+    }
+
+    private String statementVersion() throws IOException {
+        String v = string();
+        if (VERSION_1.matcher(v).matches() || (version == XapiVersion.V2_0_0 && VERSION_2.matcher(v).matches())) {
+            return v;
+        }
+        throw new XapiException(path.format(), "version.unsupported", "statement version '" + v
+                + "' is not supported; use 1.0.x" + (version == XapiVersion.V2_0_0 ? " or 2.0.x" : ""));
+    }
+
+    // ---- Actor, Activity, StatementRef, SubStatement -------------------------------------------------------
+
+    /**
+     * Reads any object-like value in one pass, collecting every property any of the object types may have, then
+     * decides the type from objectType and rejects properties that type does not allow.
+     */
+    private StatementObject objectLike(Expect expect) throws IOException {
+        expectStart();
+        int seen = 0;
+        String objectType = null, id = null, name = null, mbox = null, sha1 = null, openid = null;
+        String[] account = null;
+        ActivityDefinition definition = null;
+        List<Agent> members = null;
+        Actor actor = null;
+        Verb verb = null;
+        StatementObject object = null;
+        Result result = null;
+        Context context = null;
+        String timestamp = null;
+        List<Attachment> attachments = null;
+        String where = path.format();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String prop = p.currentName();
+            p.nextToken();
+            path.pushName(prop);
+            int bit;
+            switch (prop) {
+                case "objectType" -> { bit = OBJECT_TYPE; objectType = string(); }
+                case "id" -> { bit = ID; id = string(); }
+                case "definition" -> { bit = DEFINITION; definition = definition(); }
+                case "name" -> { bit = NAME; name = string(); }
+                case "mbox" -> { bit = MBOX; mbox = mbox(); }
+                case "mbox_sha1sum" -> { bit = SHA1; sha1 = sha1(); }
+                case "openid" -> { bit = OPENID; openid = iri(); }
+                case "account" -> { bit = ACCOUNT; account = account(); }
+                case "member" -> { bit = MEMBER; members = members(); }
+                case "actor" -> { bit = ACTOR; actor = (Actor) objectLike(Expect.ACTOR); }
+                case "verb" -> { bit = VERB; verb = verb(); }
+                case "object" -> { bit = OBJECT; object = objectLike(Expect.SUB_OBJECT); }
+                case "result" -> { bit = RESULT; result = result(); }
+                case "context" -> { bit = CONTEXT; context = context(); }
+                case "timestamp" -> { bit = TIMESTAMP; timestamp = timestamp(); }
+                case "attachments" -> { bit = ATTACHMENTS; attachments = attachments(); }
+                default -> throw unknown(prop, describe(expect));
+            }
+            seen |= bit;
+            path.pop();
+        }
+        String type = objectType != null ? objectType : defaultType(expect, seen);
+        switch (type) {
+            case "Agent", "Group" -> {
+                if (expect == Expect.ACTIVITY || expect == Expect.STATEMENT_REF
+                        || (expect == Expect.AGENT && type.equals("Group"))
+                        || (expect == Expect.GROUP && type.equals("Agent"))) {
+                    throw wrongType(where, type, expect);
+                }
+                boolean group = type.equals("Group");
+                allowOnly(seen, group ? GROUP_PROPS : AGENT_PROPS, where, type);
+                Ifi ifi = ifi(mbox, sha1, openid, account, where, group);
+                if (!group) {
+                    return new Agent(name, ifi);
+                }
+                if (ifi == null && (members == null || members.isEmpty())) {
+                    throw new XapiException(where, "group.anonymous_without_members",
+                            "an anonymous Group (one without an IFI) must list its members in 'member'");
+                }
+                Group g = new Group(name, ifi, members == null ? List.of() : members);
+                if (expect == Expect.AUTHORITY && (ifi != null || g.members().size() != 2)) {
+                    throw new XapiException(where, "authority.group", "a Group as authority must be an anonymous "
+                            + "OAuth consumer group of exactly two Agents");
+                }
+                return g;
+            }
+            case "Activity" -> {
+                if (expect != Expect.OBJECT && expect != Expect.SUB_OBJECT && expect != Expect.ACTIVITY) {
+                    throw wrongType(where, type, expect);
+                }
+                allowOnly(seen, ACTIVITY_PROPS, where, type);
+                requireProperty(id, "id", "an Activity", where);
+                if (!Values.isIri(id)) {
+                    throw new XapiException(where + ".id", "iri.invalid", "Activity id '" + id + "' is not an absolute IRI");
+                }
+                return new Activity(id, definition);
+            }
+            case "StatementRef" -> {
+                if (expect != Expect.OBJECT && expect != Expect.SUB_OBJECT && expect != Expect.STATEMENT_REF) {
+                    throw wrongType(where, type, expect);
+                }
+                allowOnly(seen, REF_PROPS, where, type);
+                requireProperty(id, "id", "a StatementRef", where);
+                return new StatementRef(Values.uuid(id, where + ".id"));
+            }
+            case "SubStatement" -> {
+                if (expect != Expect.OBJECT) {
+                    throw new XapiException(where + ".objectType", "substatement.position", expect == Expect.SUB_OBJECT
+                            ? "a SubStatement cannot contain another SubStatement"
+                            : "a SubStatement is not allowed here");
+                }
+                allowOnly(seen, SUB_PROPS, where, type);
+                requireProperty(actor, "actor", "a SubStatement", where);
+                requireProperty(verb, "verb", "a SubStatement", where);
+                requireProperty(object, "object", "a SubStatement", where);
+                checkContextAgainstObject(context, object, where + ".context");
+                return new SubStatement(actor, verb, object, result, context, timestamp, attachments);
+            }
+            default -> throw new XapiException(where + ".objectType", "object_type.invalid", "objectType '" + type
+                    + "' is not one of " + allowedTypes(expect));
+        }
+    }
+
+    private static String defaultType(Expect expect, int seen) {
+        return switch (expect) {
+            case ACTOR, AGENT, AUTHORITY -> (seen & MEMBER) != 0 && expect != Expect.AGENT ? "Group" : "Agent";
+            case GROUP -> "Group";
+            case STATEMENT_REF -> "StatementRef";
+            default -> "Activity";
+        };
+    }
+
+    private static String describe(Expect expect) {
+        return switch (expect) {
+            case ACTOR, AUTHORITY -> "an Agent or Group";
+            case AGENT -> "an Agent";
+            case GROUP -> "a Group";
+            case ACTIVITY -> "an Activity";
+            case STATEMENT_REF -> "a StatementRef";
+            case OBJECT, SUB_OBJECT -> "a statement object";
+        };
+    }
+
+    private static String allowedTypes(Expect expect) {
+        return switch (expect) {
+            case ACTOR, AUTHORITY -> "Agent, Group";
+            case AGENT -> "Agent";
+            case GROUP -> "Group";
+            case ACTIVITY -> "Activity";
+            case STATEMENT_REF -> "StatementRef";
+            case OBJECT -> "Activity, Agent, Group, StatementRef, SubStatement";
+            case SUB_OBJECT -> "Activity, Agent, Group, StatementRef";
+        };
+    }
+
+    private static XapiException wrongType(String where, String type, Expect expect) {
+        return new XapiException(where + ".objectType", "object_type.invalid", "objectType '" + type
+                + "' is not allowed here; expected " + allowedTypes(expect));
+    }
+
+    private static void allowOnly(int seen, int allowed, String where, String type) {
+        int extra = seen & ~allowed;
+        if (extra != 0) {
+            String prop = PROP_NAMES[Integer.numberOfTrailingZeros(extra)];
+            throw new XapiException(where + "." + prop, "property.not_allowed",
+                    "property '" + prop + "' is not allowed in " + (type.startsWith("A") ? "an " : "a ") + type);
+        }
+    }
+
+    private static Ifi ifi(String mbox, String sha1, String openid, String[] account, String where, boolean group) {
+        int count = (mbox != null ? 1 : 0) + (sha1 != null ? 1 : 0) + (openid != null ? 1 : 0) + (account != null ? 1 : 0);
+        if (count > 1) {
+            throw new XapiException(where, "ifi.multiple", "an " + (group ? "identified Group" : "Agent")
+                    + " must have exactly one of mbox, mbox_sha1sum, openid, account; found " + count);
+        }
+        if (count == 0) {
+            if (group) {
+                return null;
+            }
+            throw new XapiException(where, "ifi.missing",
+                    "an Agent must have exactly one of mbox, mbox_sha1sum, openid, account");
+        }
+        if (mbox != null) {
+            return new Ifi(Ifi.Kind.MBOX, mbox, null);
+        }
+        if (sha1 != null) {
+            return new Ifi(Ifi.Kind.MBOX_SHA1SUM, sha1, null);
+        }
+        if (openid != null) {
+            return new Ifi(Ifi.Kind.OPENID, openid, null);
+        }
+        return new Ifi(Ifi.Kind.ACCOUNT, account[0], account[1]);
+    }
+
+    private List<Agent> members() throws IOException {
+        expectArrayStart();
+        List<Agent> out = new ArrayList<>();
+        path.pushIndex(0);
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+            path.setIndex(out.size());
+            out.add((Agent) objectLike(Expect.AGENT));
+        }
+        path.pop();
+        return Collections.unmodifiableList(out);
+    }
+
+    private String mbox() throws IOException {
+        String v = string();
+        if (!v.startsWith("mailto:") || v.indexOf('@') < 8 || v.endsWith("@") || v.indexOf(' ') >= 0) {
+            throw new XapiException(path.format(), "mbox.invalid",
+                    "mbox '" + v + "' must be a mailto IRI such as mailto:learner@example.com");
+        }
+        return v;
+    }
+
+    private String sha1() throws IOException {
+        String v = string();
+        if (!Values.isSha1Hex(v)) {
+            throw new XapiException(path.format(), "mbox_sha1sum.invalid",
+                    "mbox_sha1sum must be the 40 hexadecimal digits of a SHA-1 hash");
+        }
+        return v;
+    }
+
+    private String[] account() throws IOException {
+        expectStart();
+        String where = path.format();
+        String homePage = null, name = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String prop = p.currentName();
+            p.nextToken();
+            path.pushName(prop);
+            switch (prop) {
+                case "homePage" -> homePage = iri();
+                case "name" -> name = string();
+                default -> throw unknown(prop, "an account");
+            }
+            path.pop();
+        }
+        requireProperty(homePage, "homePage", "an account", where);
+        requireProperty(name, "name", "an account", where);
+        return new String[] {homePage, name};
+    }
+
+    private Verb verb() throws IOException {
+        expectStart();
+        String where = path.format();
+        String id = null;
+        Map<String, String> display = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String prop = p.currentName();
+            p.nextToken();
+            path.pushName(prop);
+            switch (prop) {
+                case "id" -> id = iri();
+                case "display" -> display = languageMap();
+                default -> throw unknown(prop, "a Verb");
+            }
+            path.pop();
+        }
+        requireProperty(id, "id", "a Verb", where);
+        return new Verb(id, display);
+    }
+
+    private ActivityDefinition definition() throws IOException {
+        expectStart();
+        String where = path.format();
+        Map<String, String> name = null, description = null;
+        String type = null, moreInfo = null, interactionType = null;
+        List<String> pattern = null;
+        List<InteractionComponent> choices = null, scale = null, sourceC = null, target = null, steps = null;
+        Map<String, Object> extensions = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String prop = p.currentName();
+            p.nextToken();
+            path.pushName(prop);
+            switch (prop) {
+                case "name" -> name = languageMap();
+                case "description" -> description = languageMap();
+                case "type" -> type = iri();
+                case "moreInfo" -> moreInfo = iri();
+                case "interactionType" -> {
+                    interactionType = string();
+                    if (!INTERACTION_TYPES.contains(interactionType)) {
+                        throw new XapiException(path.format(), "interaction_type.invalid", "interactionType '"
+                                + interactionType + "' is not one of " + String.join(", ", INTERACTION_TYPES));
+                    }
+                }
+                case "correctResponsesPattern" -> pattern = stringArray();
+                case "choices" -> choices = components();
+                case "scale" -> scale = components();
+                case "source" -> sourceC = components();
+                case "target" -> target = components();
+                case "steps" -> steps = components();
+                case "extensions" -> extensions = extensions();
+                default -> throw unknown(prop, "an Activity Definition");
+            }
+            path.pop();
+        }
+        checkComponents(where, interactionType, "choices", choices, "choice", "sequencing");
+        checkComponents(where, interactionType, "scale", scale, "likert");
+        checkComponents(where, interactionType, "source", sourceC, "matching");
+        checkComponents(where, interactionType, "target", target, "matching");
+        checkComponents(where, interactionType, "steps", steps, "performance");
+        if (interactionType == null && pattern != null) {
+            throw new XapiException(where + ".correctResponsesPattern", "interaction.without_type",
+                    "correctResponsesPattern needs an interactionType");
+        }
+        return new ActivityDefinition(name, description, type, moreInfo, interactionType, pattern, choices, scale,
+                sourceC, target, steps, extensions);
+    }
+
+    private static void checkComponents(String where, String interactionType, String prop,
+                                        List<InteractionComponent> list, String... types) {
+        if (list == null) {
+            return;
+        }
+        for (String t : types) {
+            if (t.equals(interactionType)) {
+                return;
+            }
+        }
+        throw new XapiException(where + "." + prop, "interaction.component", "'" + prop
+                + "' is only allowed with interactionType " + String.join(" or ", types));
+    }
+
+    private List<InteractionComponent> components() throws IOException {
+        expectArrayStart();
+        List<InteractionComponent> out = new ArrayList<>();
+        path.pushIndex(0);
+        java.util.HashSet<String> ids = new java.util.HashSet<>();
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+            path.setIndex(out.size());
+            expectStart();
+            String where = path.format();
+            String id = null;
+            Map<String, String> description = null;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String prop = p.currentName();
+                p.nextToken();
+                path.pushName(prop);
+                switch (prop) {
+                    case "id" -> id = string();
+                    case "description" -> description = languageMap();
+                    default -> throw unknown(prop, "an interaction component");
+                }
+                path.pop();
+            }
+            requireProperty(id, "id", "an interaction component", where);
+            if (!ids.add(id)) {
+                throw new XapiException(where + ".id", "interaction.duplicate_id",
+                        "interaction component id '" + id + "' appears twice");
+            }
+            out.add(new InteractionComponent(id, description));
+        }
+        path.pop();
+        return Collections.unmodifiableList(out);
+    }
+
+    private Result result() throws IOException {
+        expectStart();
+        Score score = null;
+        Boolean success = null, completion = null;
+        String response = null, duration = null;
+        Map<String, Object> extensions = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String prop = p.currentName();
+            p.nextToken();
+            path.pushName(prop);
+            switch (prop) {
+                case "score" -> score = score();
+                case "success" -> success = bool();
+                case "completion" -> completion = bool();
+                case "response" -> response = string();
+                case "duration" -> {
+                    duration = string();
+                    if (!Values.isDuration(duration)) {
+                        throw new XapiException(path.format(), "duration.invalid",
+                                "duration '" + duration + "' is not an ISO 8601 duration such as PT1H30M");
+                    }
+                }
+                case "extensions" -> extensions = extensions();
+                default -> throw unknown(prop, "a Result");
+            }
+            path.pop();
+        }
+        return new Result(score, success, completion, response, duration, extensions);
+    }
+
+    private Score score() throws IOException {
+        expectStart();
+        String where = path.format();
+        BigDecimal scaled = null, raw = null, min = null, max = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String prop = p.currentName();
+            p.nextToken();
+            path.pushName(prop);
+            switch (prop) {
+                case "scaled" -> scaled = number();
+                case "raw" -> raw = number();
+                case "min" -> min = number();
+                case "max" -> max = number();
+                default -> throw unknown(prop, "a Score");
+            }
+            path.pop();
+        }
+        if (scaled != null && (scaled.compareTo(BigDecimal.ONE) > 0 || scaled.compareTo(BigDecimal.ONE.negate()) < 0)) {
+            throw new XapiException(where + ".scaled", "score.scaled", "score.scaled must be between -1 and 1");
+        }
+        if (min != null && max != null && min.compareTo(max) > 0) {
+            throw new XapiException(where + ".min", "score.min", "score.min must not be greater than score.max");
+        }
+        if (raw != null && ((min != null && raw.compareTo(min) < 0) || (max != null && raw.compareTo(max) > 0))) {
+            throw new XapiException(where + ".raw", "score.raw", "score.raw must lie between score.min and score.max");
+        }
+        return new Score(scaled, raw, min, max);
+    }
+
+    private Context context() throws IOException {
+        expectStart();
+        UUID registration = null;
+        Actor instructor = null;
+        Group team = null;
+        ContextActivities activities = null;
+        String revision = null, platform = null, language = null;
+        StatementRef statement = null;
+        Map<String, Object> extensions = null;
+        List<ContextAgent> contextAgents = null;
+        List<ContextGroup> contextGroups = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String prop = p.currentName();
+            p.nextToken();
+            path.pushName(prop);
+            switch (prop) {
+                case "registration" -> registration = Values.uuid(string(), path.format());
+                case "instructor" -> instructor = (Actor) objectLike(Expect.ACTOR);
+                case "team" -> team = (Group) objectLike(Expect.GROUP);
+                case "contextActivities" -> activities = contextActivities();
+                case "revision" -> revision = string();
+                case "platform" -> platform = string();
+                case "language" -> {
+                    language = string();
+                    if (!Values.isLanguageTag(language)) {
+                        throw new XapiException(path.format(), "language.invalid",
+                                "language '" + language + "' is not an RFC 5646 language tag");
+                    }
+                }
+                case "statement" -> statement = (StatementRef) objectLike(Expect.STATEMENT_REF);
+                case "extensions" -> extensions = extensions();
+                case "contextAgents" -> {
+                    if (version != XapiVersion.V2_0_0) {
+                        throw unknown(prop, "a Context in xAPI 1.0.3");
+                    }
+                    contextAgents = contextAgents();
+                }
+                case "contextGroups" -> {
+                    if (version != XapiVersion.V2_0_0) {
+                        throw unknown(prop, "a Context in xAPI 1.0.3");
+                    }
+                    contextGroups = contextGroups();
+                }
+                default -> throw unknown(prop, "a Context");
+            }
+            path.pop();
+        }
+        return new Context(registration, instructor, team, activities, revision, platform, language, statement,
+                extensions, contextAgents, contextGroups);
+    }
+
+    private ContextActivities contextActivities() throws IOException {
+        expectStart();
+        List<Activity> parent = null, grouping = null, category = null, other = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String prop = p.currentName();
+            p.nextToken();
+            path.pushName(prop);
+            switch (prop) {
+                case "parent" -> parent = activityList();
+                case "grouping" -> grouping = activityList();
+                case "category" -> category = activityList();
+                case "other" -> other = activityList();
+                default -> throw unknown(prop, "contextActivities");
+            }
+            path.pop();
+        }
+        return new ContextActivities(parent, grouping, category, other);
+    }
+
+    private List<Activity> activityList() throws IOException {
+        if (p.currentToken() == JsonToken.START_OBJECT) {
+            return List.of((Activity) objectLike(Expect.ACTIVITY));
+        }
+        expectArrayStart();
+        List<Activity> out = new ArrayList<>();
+        path.pushIndex(0);
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+            path.setIndex(out.size());
+            out.add((Activity) objectLike(Expect.ACTIVITY));
+        }
+        path.pop();
+        return Collections.unmodifiableList(out);
+    }
+
+    private List<ContextAgent> contextAgents() throws IOException {
+        expectArrayStart();
+        List<ContextAgent> out = new ArrayList<>();
+        path.pushIndex(0);
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+            path.setIndex(out.size());
+            expectStart();
+            String where = path.format();
+            String objectType = null;
+            Agent agent = null;
+            List<String> types = null;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String prop = p.currentName();
+                p.nextToken();
+                path.pushName(prop);
+                switch (prop) {
+                    case "objectType" -> objectType = string();
+                    case "agent" -> agent = (Agent) objectLike(Expect.AGENT);
+                    case "relevantTypes" -> types = iriArray();
+                    default -> throw unknown(prop, "a contextAgents entry");
+                }
+                path.pop();
+            }
+            if (!"contextAgent".equals(objectType)) {
+                throw new XapiException(where + ".objectType", "context_agent.object_type",
+                        "a contextAgents entry must have objectType 'contextAgent'");
+            }
+            requireProperty(agent, "agent", "a contextAgents entry", where);
+            out.add(new ContextAgent(agent, types));
+        }
+        path.pop();
+        return Collections.unmodifiableList(out);
+    }
+
+    private List<ContextGroup> contextGroups() throws IOException {
+        expectArrayStart();
+        List<ContextGroup> out = new ArrayList<>();
+        path.pushIndex(0);
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+            path.setIndex(out.size());
+            expectStart();
+            String where = path.format();
+            String objectType = null;
+            Group group = null;
+            List<String> types = null;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String prop = p.currentName();
+                p.nextToken();
+                path.pushName(prop);
+                switch (prop) {
+                    case "objectType" -> objectType = string();
+                    case "group" -> group = (Group) objectLike(Expect.GROUP);
+                    case "relevantTypes" -> types = iriArray();
+                    default -> throw unknown(prop, "a contextGroups entry");
+                }
+                path.pop();
+            }
+            if (!"contextGroup".equals(objectType)) {
+                throw new XapiException(where + ".objectType", "context_group.object_type",
+                        "a contextGroups entry must have objectType 'contextGroup'");
+            }
+            requireProperty(group, "group", "a contextGroups entry", where);
+            out.add(new ContextGroup(group, types));
+        }
+        path.pop();
+        return Collections.unmodifiableList(out);
+    }
+
+    private List<Attachment> attachments() throws IOException {
+        expectArrayStart();
+        List<Attachment> out = new ArrayList<>();
+        path.pushIndex(0);
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+            path.setIndex(out.size());
+            expectStart();
+            String where = path.format();
+            String usageType = null, contentType = null, sha2 = null, fileUrl = null;
+            Map<String, String> display = null, description = null;
+            Long length = null;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String prop = p.currentName();
+                p.nextToken();
+                path.pushName(prop);
+                switch (prop) {
+                    case "usageType" -> usageType = iri();
+                    case "display" -> display = languageMap();
+                    case "description" -> description = languageMap();
+                    case "contentType" -> contentType = string();
+                    case "length" -> {
+                        if (p.currentToken() != JsonToken.VALUE_NUMBER_INT || p.getLongValue() < 0) {
+                            throw new XapiException(path.format(), "attachment.length",
+                                    "length must be a non-negative integer number of bytes");
+                        }
+                        length = p.getLongValue();
+                    }
+                    case "sha2" -> {
+                        sha2 = string();
+                        if (!Values.isHex(sha2)) {
+                            throw new XapiException(path.format(), "attachment.sha2",
+                                    "sha2 must be the hexadecimal SHA-2 hash of the attachment");
+                        }
+                    }
+                    case "fileUrl" -> fileUrl = iri();
+                    default -> throw unknown(prop, "an Attachment");
+                }
+                path.pop();
+            }
+            requireProperty(usageType, "usageType", "an Attachment", where);
+            requireProperty(display, "display", "an Attachment", where);
+            requireProperty(contentType, "contentType", "an Attachment", where);
+            requireProperty(length, "length", "an Attachment", where);
+            requireProperty(sha2, "sha2", "an Attachment", where);
+            out.add(new Attachment(usageType, display, description, contentType, length, sha2, fileUrl));
+        }
+        path.pop();
+        return Collections.unmodifiableList(out);
+    }
+
+    // ---- scalar and generic values ------------------------------------------------------------------------
+
+    private Map<String, String> languageMap() throws IOException {
+        expectStart();
+        Map<String, String> out = new LinkedHashMap<>();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String tag = p.currentName();
+            p.nextToken();
+            path.pushName(tag);
+            if (!Values.isLanguageTag(tag)) {
+                throw new XapiException(path.format(), "language.invalid",
+                        "'" + tag + "' is not an RFC 5646 language tag (e.g. en-US)");
+            }
+            out.put(tag, string());
+            path.pop();
+        }
+        return Collections.unmodifiableMap(out);
+    }
+
+    private Map<String, Object> extensions() throws IOException {
+        expectStart();
+        Map<String, Object> out = new LinkedHashMap<>();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String key = p.currentName();
+            p.nextToken();
+            path.pushName(key);
+            if (!Values.isIri(key)) {
+                throw new XapiException(path.format(), "extension.key", "extension key '" + key
+                        + "' is not an absolute IRI");
+            }
+            out.put(key, anyValue());
+            path.pop();
+        }
+        return Collections.unmodifiableMap(out);
+    }
+
+    /** Any JSON value (extension values): maps, lists, strings, BigDecimal, Boolean, or {@link JsonNull}. */
+    private Object anyValue() throws IOException {
+        switch (p.currentToken()) {
+            case START_OBJECT -> {
+                Map<String, Object> m = new LinkedHashMap<>();
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String k = p.currentName();
+                    p.nextToken();
+                    m.put(k, anyValue());
+                }
+                return Collections.unmodifiableMap(m);
+            }
+            case START_ARRAY -> {
+                List<Object> l = new ArrayList<>();
+                while (p.nextToken() != JsonToken.END_ARRAY) {
+                    l.add(anyValue());
+                }
+                return Collections.unmodifiableList(l);
+            }
+            case VALUE_STRING -> {
+                return p.getText();
+            }
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> {
+                return p.getDecimalValue();
+            }
+            case VALUE_TRUE -> {
+                return Boolean.TRUE;
+            }
+            case VALUE_FALSE -> {
+                return Boolean.FALSE;
+            }
+            default -> {
+                return JsonNull.INSTANCE;
+            }
+        }
+    }
+
+    private List<String> stringArray() throws IOException {
+        expectArrayStart();
+        List<String> out = new ArrayList<>();
+        path.pushIndex(0);
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+            path.setIndex(out.size());
+            out.add(string());
+        }
+        path.pop();
+        return Collections.unmodifiableList(out);
+    }
+
+    private List<String> iriArray() throws IOException {
+        expectArrayStart();
+        List<String> out = new ArrayList<>();
+        path.pushIndex(0);
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+            path.setIndex(out.size());
+            out.add(iri());
+        }
+        path.pop();
+        if (out.isEmpty()) {
+            throw new XapiException(path.format(), "array.empty", "relevantTypes must list at least one IRI");
+        }
+        return Collections.unmodifiableList(out);
+    }
+
+    private String timestamp() throws IOException {
+        String v = string();
+        if (!Values.isTimestamp(v)) {
+            throw new XapiException(path.format(), "timestamp.invalid", "'" + v
+                    + "' is not an ISO 8601 timestamp with a time zone, such as 2024-05-01T12:00:00.000Z");
+        }
+        return v;
+    }
+
+    private String iri() throws IOException {
+        String v = string();
+        if (!Values.isIri(v)) {
+            throw new XapiException(path.format(), "iri.invalid", "'" + v + "' is not an absolute IRI");
+        }
+        return v;
+    }
+
+    private String string() throws IOException {
+        JsonToken t = p.currentToken();
+        if (t != JsonToken.VALUE_STRING) {
+            throw typeError("a string", t);
+        }
+        return p.getText();
+    }
+
+    private Boolean bool() throws IOException {
+        JsonToken t = p.currentToken();
+        if (t == JsonToken.VALUE_TRUE) {
+            return Boolean.TRUE;
+        }
+        if (t == JsonToken.VALUE_FALSE) {
+            return Boolean.FALSE;
+        }
+        throw typeError("true or false", t);
+    }
+
+    private BigDecimal number() throws IOException {
+        JsonToken t = p.currentToken();
+        if (t != JsonToken.VALUE_NUMBER_INT && t != JsonToken.VALUE_NUMBER_FLOAT) {
+            throw typeError("a number", t);
+        }
+        return p.getDecimalValue();
+    }
+
+    private void expectStart() {
+        JsonToken t = p.currentToken();
+        if (t != JsonToken.START_OBJECT) {
+            throw typeError("an object", t);
+        }
+    }
+
+    private void expectArrayStart() {
+        JsonToken t = p.currentToken();
+        if (t != JsonToken.START_ARRAY) {
+            throw typeError("an array", t);
+        }
+    }
+
+    private XapiException typeError(String expected, JsonToken actual) {
+        if (actual == JsonToken.VALUE_NULL) {
+            return new XapiException(path.format(), "property.null",
+                    "null is not allowed; leave the property out instead");
+        }
+        return new XapiException(path.format(), "property.type", "expected " + expected + " but found "
+                + describe(actual));
+    }
+
+    private static String describe(JsonToken t) {
+        return switch (t) {
+            case START_OBJECT -> "an object";
+            case START_ARRAY -> "an array";
+            case VALUE_STRING -> "a string";
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "a number";
+            case VALUE_TRUE, VALUE_FALSE -> "a boolean";
+            default -> String.valueOf(t);
+        };
+    }
+
+    private XapiException unknown(String prop, String in) {
+        path.pop();
+        return new XapiException(path.format(prop), "property.unknown",
+                "'" + prop + "' is not a property of " + in + " (property names are case-sensitive)");
+    }
+
+    private void requireProperty(Object value, String prop, String in) {
+        requireProperty(value, prop, in, path.format());
+    }
+
+    private static void requireProperty(Object value, String prop, String in, String where) {
+        if (value == null) {
+            throw new XapiException(where + "." + prop, "property.missing", in + " must have '" + prop + "'");
+        }
+    }
+}
