@@ -79,3 +79,18 @@ DELETE FROM statement_ref;
 DELETE FROM filter_key;
 DELETE FROM statement;
 UPDATE watermark SET log_index = -1, stored_ms = 0, seq = 0 WHERE id = 1
+
+-- name: checksum_statement
+SELECT seq, id, stored_ms, voided, voiding, json FROM statement ORDER BY seq
+
+-- name: checksum_filter_key
+SELECT id, kind, value FROM filter_key ORDER BY id
+
+-- name: checksum_statement_match
+SELECT key_id, scope, seq FROM statement_match ORDER BY key_id, scope, seq
+
+-- name: checksum_statement_ref
+SELECT target_id, referrer_seq, voiding FROM statement_ref ORDER BY target_id, referrer_seq
+
+-- name: checksum_watermark
+SELECT log_index, stored_ms, seq FROM watermark

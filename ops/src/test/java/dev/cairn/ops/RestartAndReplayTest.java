@@ -1,0 +1,63 @@
+package dev.cairn.ops;
+
+import static dev.cairn.ops.Statements.COMPLETED;
+import static dev.cairn.ops.Statements.statement;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.cairn.store.Database;
+import dev.cairn.store.ProjectionChecksum;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Statements outlive the process, and the log rebuilds exactly the tables live projection built. */
+class RestartAndReplayTest {
+    @TempDir
+    Path data;
+
+    @Test
+    void statementsSurviveARestart() throws Exception {
+        List<String> ids = new ArrayList<>();
+        try (TestLrs lrs = new TestLrs(data)) {
+            for (int i = 0; i < 5; i++) {
+                ids.add(TestLrs.json(lrs.post(statement("r" + i + "@example.com", COMPLETED, "http://example.com/r"))).get(0).asText());
+            }
+        }
+        try (TestLrs lrs = new TestLrs(data)) {
+            for (String id : ids) {
+                assertEquals(200, lrs.get("/xapi/statements?statementId=" + id).statusCode(), id);
+            }
+            assertEquals(5, TestLrs.json(lrs.get("/xapi/statements")).get("statements").size());
+        }
+    }
+
+    @Test
+    void replayRebuildsTablesEqualToTheLiveOnes() throws Exception {
+        try (TestLrs lrs = new TestLrs(data)) {
+            for (int i = 0; i < 20; i++) {
+                StringBuilder batch = new StringBuilder("[");
+                for (int j = 0; j < 5; j++) {
+                    batch.append(j > 0 ? "," : "").append(statement("u" + (i * 5 + j) % 7 + "@example.com",
+                            j % 2 == 0 ? COMPLETED : Statements.ATTEMPTED, "http://example.com/act/" + j));
+                }
+                assertEquals(200, lrs.post(batch.append(']').toString()).statusCode());
+            }
+            String first = TestLrs.json(lrs.get("/xapi/statements?limit=1")).get("statements").get(0).get("id").asText();
+            lrs.post("{\"actor\":{\"mbox\":\"mailto:admin@example.com\"},\"verb\":{\"id\":\"http://adlnet.gov/expapi/verbs/voided\"},"
+                    + "\"object\":{\"objectType\":\"StatementRef\",\"id\":\"" + first + "\"}}");
+        }
+        Settings settings = TestLrs.settings(data);
+        Map<String, String> live;
+        try (Database db = Database.open(settings.db())) {
+            live = ProjectionChecksum.of(db);
+        }
+        assertEquals(0, Main.run("replay", "--data", data.toString()));
+        try (Database db = Database.open(settings.db())) {
+            assertEquals(live, ProjectionChecksum.of(db));
+        }
+        assertEquals("101", live.get("statement").split(":")[0]);
+    }
+}

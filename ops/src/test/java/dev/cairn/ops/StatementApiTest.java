@@ -1,0 +1,252 @@
+package dev.cairn.ops;
+
+import static dev.cairn.ops.Statements.ATTEMPTED;
+import static dev.cairn.ops.Statements.COMPLETED;
+import static dev.cairn.ops.Statements.statement;
+import static dev.cairn.ops.Statements.withId;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URLEncoder;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The Statement resource over real HTTP, on SQLite and a real Chronicle log in a temporary directory. */
+class StatementApiTest {
+    @TempDir
+    Path data;
+    TestLrs lrs;
+
+    @BeforeEach
+    void start() throws Exception {
+        lrs = new TestLrs(data);
+    }
+
+    @AfterEach
+    void stop() {
+        lrs.close();
+    }
+
+    @Test
+    void putThenGetReturnsTheStatementWithStoredAuthorityAndVersionSet() throws Exception {
+        String id = UUID.randomUUID().toString();
+        HttpResponse<String> put = lrs.put(id, statement("a@example.com", COMPLETED, "http://example.com/a"));
+        assertEquals(204, put.statusCode(), put.body());
+
+        HttpResponse<String> get = lrs.get("/xapi/statements?statementId=" + id);
+        assertEquals(200, get.statusCode(), get.body());
+        JsonNode s = TestLrs.json(get);
+        assertEquals(id, s.get("id").asText());
+        assertTrue(s.get("stored").asText().endsWith("Z"));
+        assertEquals("test-key", s.get("authority").get("account").get("name").asText());
+        assertEquals("1.0.0", s.get("version").asText());
+        assertEquals("mailto:a@example.com", s.get("actor").get("mbox").asText());
+        assertNotNull(get.headers().firstValue("X-Experience-API-Consistent-Through").orElse(null));
+        assertEquals("1.0.3", get.headers().firstValue("X-Experience-API-Version").orElseThrow());
+    }
+
+    @Test
+    void postOfAnArrayReturnsTheIdsInOrder() throws Exception {
+        String given = UUID.randomUUID().toString();
+        HttpResponse<String> post = lrs.post("[" + statement("a@example.com", COMPLETED, "http://example.com/1") + ","
+                + withId(given, "b@example.com", COMPLETED, "http://example.com/2") + ","
+                + statement("c@example.com", COMPLETED, "http://example.com/3") + "]");
+        assertEquals(200, post.statusCode(), post.body());
+        JsonNode ids = TestLrs.json(post);
+        assertEquals(3, ids.size());
+        assertEquals(given, ids.get(1).asText());
+        String[] mboxes = {"mailto:a@example.com", "mailto:b@example.com", "mailto:c@example.com"};
+        for (int i = 0; i < 3; i++) {
+            JsonNode s = TestLrs.json(lrs.get("/xapi/statements?statementId=" + ids.get(i).asText()));
+            assertEquals(mboxes[i], s.get("actor").get("mbox").asText());
+        }
+    }
+
+    @Test
+    void aConflictingPutGets409AndChangesNothing() throws Exception {
+        String id = UUID.randomUUID().toString();
+        assertEquals(204, lrs.put(id, statement("a@example.com", COMPLETED, "http://example.com/a")).statusCode());
+        String before = lrs.get("/xapi/statements?statementId=" + id).body();
+
+        HttpResponse<String> conflict = lrs.put(id, statement("a@example.com", ATTEMPTED, "http://example.com/a"));
+        assertEquals(409, conflict.statusCode(), conflict.body());
+        assertEquals(before, lrs.get("/xapi/statements?statementId=" + id).body());
+    }
+
+    @Test
+    void anEquivalentPutIsAcceptedWithoutChange() throws Exception {
+        String id = UUID.randomUUID().toString();
+        assertEquals(204, lrs.put(id, statement("a@example.com", COMPLETED, "http://example.com/a")).statusCode());
+        String before = lrs.get("/xapi/statements?statementId=" + id).body();
+
+        // Verb display and activity definitions are not part of the statement (Data 2.3.1).
+        String sameButDisplay = statement("a@example.com", COMPLETED, "http://example.com/a").replace("\"did\"", "\"done\"");
+        assertEquals(204, lrs.put(id, sameButDisplay).statusCode());
+        assertEquals(before, lrs.get("/xapi/statements?statementId=" + id).body());
+    }
+
+    @Test
+    void aWrongPasswordGets401() throws Exception {
+        HttpResponse<String> r = lrs.send(lrs.request("/xapi/statements")
+                .setHeader("Authorization", TestLrs.basic(TestLrs.KEY, "wrong")).GET());
+        assertEquals(401, r.statusCode());
+    }
+
+    @Test
+    void noCredentialsGets401() throws Exception {
+        HttpResponse<String> r = lrs.http.send(HttpRequest.newBuilder(java.net.URI.create(lrs.base() + "/xapi/statements"))
+                .header("X-Experience-API-Version", "1.0.3").GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(401, r.statusCode());
+        assertTrue(r.headers().firstValue("WWW-Authenticate").isPresent());
+    }
+
+    @Test
+    void aMissingVersionHeaderGets400() throws Exception {
+        HttpResponse<String> r = lrs.http.send(HttpRequest.newBuilder(java.net.URI.create(lrs.base() + "/xapi/statements"))
+                .header("Authorization", TestLrs.basic(TestLrs.KEY, TestLrs.SECRET)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(400, r.statusCode());
+        assertTrue(r.body().contains("X-Experience-API-Version"), r.body());
+    }
+
+    @Test
+    void anUnsupportedVersionHeaderGets400() throws Exception {
+        for (String v : new String[] {"0.95", "1.1.0", "3.0.0", "2.1"}) {
+            HttpResponse<String> r = lrs.send(lrs.request("/xapi/statements").setHeader("X-Experience-API-Version", v).GET());
+            assertEquals(400, r.statusCode(), v);
+        }
+    }
+
+    @Test
+    void versionHeadersAreAnsweredWithTheLatestPatch() throws Exception {
+        String[][] cases = {{"1.0", "1.0.3"}, {"1.0.0", "1.0.3"}, {"1.0.9", "1.0.3"}, {"2.0.0", "2.0.0"}};
+        for (String[] c : cases) {
+            HttpResponse<String> r = lrs.send(lrs.request("/xapi/statements").setHeader("X-Experience-API-Version", c[0]).GET());
+            assertEquals(200, r.statusCode(), c[0]);
+            assertEquals(c[1], r.headers().firstValue("X-Experience-API-Version").orElseThrow());
+        }
+    }
+
+    @Test
+    void aboutNeedsNoCredentials() throws Exception {
+        HttpResponse<String> r = lrs.http.send(HttpRequest.newBuilder(java.net.URI.create(lrs.base() + "/xapi/about"))
+                .GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode());
+        JsonNode versions = TestLrs.json(r).get("version");
+        assertEquals("1.0.3", versions.get(0).asText());
+        assertEquals("2.0.0", versions.get(1).asText());
+    }
+
+    @Test
+    void malformedJsonGets400WithWhereAndChangesNothing() throws Exception {
+        HttpResponse<String> r = lrs.post("[" + statement("a@example.com", COMPLETED, "http://example.com/a") + ",{\"actor\":");
+        assertEquals(400, r.statusCode());
+        assertEquals("json.malformed", TestLrs.json(r).get("error").asText());
+        assertEquals(0, TestLrs.json(lrs.get("/xapi/statements")).get("statements").size());
+    }
+
+    @Test
+    void anInvalidStatementGets400WithItsJsonPathAndTheBatchIsNotStored() throws Exception {
+        String bad = statement("not-an-email", COMPLETED, "http://example.com/a").replace("mailto:not-an-email", "not-an-email");
+        HttpResponse<String> r = lrs.post("[" + statement("a@example.com", COMPLETED, "http://example.com/a") + "," + bad + "]");
+        assertEquals(400, r.statusCode());
+        JsonNode error = TestLrs.json(r);
+        assertEquals("$[1].actor.mbox", error.get("where").asText());
+        assertTrue(error.get("message").asText().contains("mailto"), error.toString());
+        assertEquals(0, TestLrs.json(lrs.get("/xapi/statements")).get("statements").size());
+    }
+
+    @Test
+    void duplicateIdsInOneBatchGet400() throws Exception {
+        String id = UUID.randomUUID().toString();
+        HttpResponse<String> r = lrs.post("[" + withId(id, "a@example.com", COMPLETED, "http://example.com/a") + ","
+                + withId(id, "a@example.com", COMPLETED, "http://example.com/a") + "]");
+        assertEquals(400, r.statusCode());
+        assertEquals("$[1].id", TestLrs.json(r).get("where").asText());
+    }
+
+    @Test
+    void pagingWithLimit2ThroughMoreVisitsEveryMatchingStatementOnce() throws Exception {
+        Set<String> expected = new HashSet<>();
+        for (int i = 0; i < 7; i++) {
+            expected.add(TestLrs.json(lrs.post(statement("p" + i + "@example.com", COMPLETED, "http://example.com/a"))).get(0).asText());
+            lrs.post(statement("q" + i + "@example.com", ATTEMPTED, "http://example.com/a"));
+        }
+        List<String> seen = new ArrayList<>();
+        String next = "/xapi/statements?limit=2&verb=" + URLEncoder.encode(COMPLETED, StandardCharsets.UTF_8);
+        int pages = 0;
+        while (!next.isEmpty()) {
+            HttpResponse<String> r = lrs.get(next);
+            assertEquals(200, r.statusCode(), r.body());
+            JsonNode page = TestLrs.json(r);
+            assertTrue(page.get("statements").size() <= 2);
+            for (JsonNode s : page.get("statements")) {
+                assertEquals(COMPLETED, s.get("verb").get("id").asText());
+                seen.add(s.get("id").asText());
+            }
+            next = page.get("more").asText();
+            pages++;
+        }
+        assertEquals(4, pages);
+        assertEquals(7, seen.size());
+        assertEquals(expected, new HashSet<>(seen));
+    }
+
+    @Test
+    void pagesAreNewestFirstUnlessAscending() throws Exception {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            ids.add(TestLrs.json(lrs.post(statement("o" + i + "@example.com", COMPLETED, "http://example.com/a"))).get(0).asText());
+        }
+        JsonNode desc = TestLrs.json(lrs.get("/xapi/statements")).get("statements");
+        JsonNode asc = TestLrs.json(lrs.get("/xapi/statements?ascending=true")).get("statements");
+        for (int i = 0; i < 3; i++) {
+            assertEquals(ids.get(2 - i), desc.get(i).get("id").asText());
+            assertEquals(ids.get(i), asc.get(i).get("id").asText());
+        }
+    }
+
+    @Test
+    void unknownAndCaseVariantParametersGet400() throws Exception {
+        for (String q : new String[] {"?foo=bar", "?Verb=" + COMPLETED, "?LIMIT=1", "?limit=-1", "?since=yesterday",
+                "?statementId=not-a-uuid", "?statementId=" + UUID.randomUUID() + "&verb=" + COMPLETED}) {
+            HttpResponse<String> r = lrs.get("/xapi/statements" + q);
+            assertEquals(400, r.statusCode(), q);
+            assertTrue(r.headers().firstValue("X-Experience-API-Consistent-Through").isPresent(), q);
+        }
+    }
+
+    @Test
+    void aStatementNotStoredGets404() throws Exception {
+        assertEquals(404, lrs.get("/xapi/statements?statementId=" + UUID.randomUUID()).statusCode());
+    }
+
+    @Test
+    void aVoidedStatementIsFoundOnlyByVoidedStatementId() throws Exception {
+        String target = UUID.randomUUID().toString();
+        assertEquals(204, lrs.put(target, statement("a@example.com", COMPLETED, "http://example.com/a")).statusCode());
+        String voiding = "{\"actor\":{\"mbox\":\"mailto:admin@example.com\"},\"verb\":{\"id\":\"http://adlnet.gov/expapi/verbs/voided\"},"
+                + "\"object\":{\"objectType\":\"StatementRef\",\"id\":\"" + target + "\"}}";
+        assertEquals(200, lrs.post(voiding).statusCode());
+
+        assertEquals(404, lrs.get("/xapi/statements?statementId=" + target).statusCode());
+        assertEquals(200, lrs.get("/xapi/statements?voidedStatementId=" + target).statusCode());
+        JsonNode page = TestLrs.json(lrs.get("/xapi/statements?verb=" + URLEncoder.encode(COMPLETED, StandardCharsets.UTF_8)));
+        assertEquals(0, page.get("statements").size());
+        assertFalse(page.toString().contains(target + "\",\"stored"));
+    }
+}

@@ -1,0 +1,75 @@
+package dev.cairn.ops;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Base64;
+
+/** A real Cairn on a free port with its data in a temporary directory, and an HTTP client for it. */
+final class TestLrs implements AutoCloseable {
+    static final String KEY = "test-key";
+    static final String SECRET = "test-secret";
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    final Path data;
+    final Cairn cairn;
+    final HttpClient http = HttpClient.newHttpClient();
+
+    TestLrs(Path data) throws Exception {
+        this.data = data;
+        this.cairn = Cairn.start(settings(data), Clock.systemUTC());
+    }
+
+    static Settings settings(Path data) {
+        return new Settings("127.0.0.1", 0, data, Cairn.defaultDb(data), Cairn.defaultLog(data), KEY + ":" + SECRET,
+                "visible", 1 << 20, 100, 1000, 1024, 5000);
+    }
+
+    String base() {
+        return "http://127.0.0.1:" + cairn.port();
+    }
+
+    HttpRequest.Builder request(String path) {
+        return HttpRequest.newBuilder(URI.create(base() + path))
+                .header("X-Experience-API-Version", "1.0.3")
+                .header("Authorization", basic(KEY, SECRET));
+    }
+
+    static String basic(String key, String secret) {
+        return "Basic " + Base64.getEncoder().encodeToString((key + ":" + secret).getBytes(StandardCharsets.UTF_8));
+    }
+
+    HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    HttpResponse<String> put(String id, String body) throws IOException, InterruptedException {
+        return send(request("/xapi/statements?statementId=" + id).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    HttpResponse<String> post(String body) throws IOException, InterruptedException {
+        return send(request("/xapi/statements").header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    HttpResponse<String> get(String pathAndQuery) throws IOException, InterruptedException {
+        return send(request(pathAndQuery).GET());
+    }
+
+    static JsonNode json(HttpResponse<String> response) throws IOException {
+        return JSON.readTree(response.body());
+    }
+
+    @Override
+    public void close() {
+        cairn.close();
+    }
+}
