@@ -8,6 +8,11 @@ import picocli.CommandLine.Command;
         description = "Cairn, an event-sourced xAPI Learning Record Store.",
         subcommands = {ServeCommand.class, ReplayCommand.class, CommandLine.HelpCommand.class})
 public final class Main {
+    static {
+        // Undertow and XNIO log through jboss-logging: send it to SLF4J like everything else.
+        System.setProperty("org.jboss.logging.provider", "slf4j");
+    }
+
     public static void main(String[] args) {
         System.exit(run(args));
     }

@@ -27,6 +27,7 @@ public final class ProjectionWriter implements AutoCloseable {
             deleteMatches, insertRef, voidedBy, advance, readWatermark;
     private final Map<FilterKey, Long> keyIds = new HashMap<>();
     private Watermark committed;
+    private boolean inTransaction;
     private long seq;
     private long storedMillis;
 
@@ -62,6 +63,9 @@ public final class ProjectionWriter implements AutoCloseable {
     /** Adds one statement to the open transaction, in log order. */
     public void add(ProjectedStatement s) {
         try {
+            if (!inTransaction) {
+                claim();
+            }
             long mySeq = ++seq;
             storedMillis = s.storedMillis();
             String id = s.id().toString();
@@ -96,6 +100,27 @@ public final class ProjectionWriter implements AutoCloseable {
         } catch (SQLException e) {
             throw new StoreException("cannot project statement " + s.id() + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Opens the transaction by writing the watermark row unchanged, compare-and-set on the value this writer last
+     * committed: it takes the write lock first and fences a second projector before it touches any other row.
+     */
+    private void claim() throws SQLException {
+        advance.setLong(1, committed.logIndex());
+        advance.setLong(2, committed.storedMillis());
+        advance.setLong(3, committed.seq());
+        advance.setLong(4, committed.logIndex());
+        if (advance.executeUpdate() != 1) {
+            rollback();
+            throw fenced();
+        }
+        inTransaction = true;
+    }
+
+    private FencedException fenced() {
+        return new FencedException("the watermark is no longer at log index " + Long.toHexString(committed.logIndex())
+                + ": another projector is writing to this database");
     }
 
     private boolean isVoidedByStoredStatement(String id) throws SQLException {
@@ -165,10 +190,10 @@ public final class ProjectionWriter implements AutoCloseable {
             advance.setLong(4, committed.logIndex());
             if (advance.executeUpdate() != 1) {
                 rollback();
-                throw new FencedException("the watermark is no longer at log index " + Long.toHexString(committed.logIndex())
-                        + ": another projector is writing to this database");
+                throw fenced();
             }
             c.commit();
+            inTransaction = false;
             committed = new Watermark(logIndex, storedMillis, seq);
             return committed;
         } catch (SQLException e) {
@@ -185,6 +210,7 @@ public final class ProjectionWriter implements AutoCloseable {
         } catch (SQLException e) {
             throw new StoreException("cannot roll back the projection transaction: " + e.getMessage(), e);
         } finally {
+            inTransaction = false;
             keyIds.clear();
             seq = committed.seq();
             storedMillis = committed.storedMillis();

@@ -1,0 +1,94 @@
+package dev.cairn.log;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class EventLogTest {
+    @TempDir
+    Path dir;
+
+    private static StatementsStored event(int n) {
+        List<StoredStatement> s = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            s.add(new StoredStatement(UUID.randomUUID(), 1_700_000_000_000L + i,
+                    ("{\"n\":" + i + "}").getBytes(StandardCharsets.UTF_8)));
+        }
+        return new StatementsStored(s);
+    }
+
+    @Test
+    void anAppendedEventIsReadBackWithItsIndex() {
+        try (EventLog log = EventLog.open(dir); LogAppender appender = log.appender(); LogTailer tailer = log.tailer(-1)) {
+            StatementsStored written = event(3);
+            long index = appender.append(written);
+            appender.sync();
+            LogEntry read = tailer.next();
+            assertEquals(index, read.index());
+            StatementsStored back = (StatementsStored) read.event();
+            assertEquals(3, back.statements().size());
+            for (int i = 0; i < 3; i++) {
+                assertEquals(written.statements().get(i).id(), back.statements().get(i).id());
+                assertEquals(written.statements().get(i).storedMillis(), back.statements().get(i).storedMillis());
+                assertArrayEquals(written.statements().get(i).json(), back.statements().get(i).json());
+            }
+            assertNull(tailer.next());
+            assertEquals(index, log.lastIndex());
+        }
+    }
+
+    @Test
+    void aTailerStartsAfterTheGivenIndex() {
+        try (EventLog log = EventLog.open(dir); LogAppender appender = log.appender()) {
+            long first = appender.append(event(1));
+            long second = appender.append(event(2));
+            long third = appender.append(event(3));
+            appender.sync();
+            try (LogTailer tailer = log.tailer(first)) {
+                assertEquals(second, tailer.next().index());
+                assertEquals(third, tailer.next().index());
+                assertNull(tailer.next());
+            }
+        }
+    }
+
+    @Test
+    void aLogSurvivesReopening() {
+        long index;
+        try (EventLog log = EventLog.open(dir); LogAppender appender = log.appender()) {
+            index = appender.append(event(2));
+            appender.sync();
+        }
+        try (EventLog log = EventLog.open(dir); LogTailer tailer = log.tailer(-1)) {
+            LogEntry e = tailer.next();
+            assertEquals(index, e.index());
+            assertEquals(2, ((StatementsStored) e.event()).statements().size());
+        }
+    }
+
+    @Test
+    void anEmptyLogHasLastIndexMinusOne() {
+        try (EventLog log = EventLog.open(dir)) {
+            assertEquals(-1, log.lastIndex());
+        }
+    }
+
+    @Test
+    void anUnknownFormatIsRejectedWithTheIndex() {
+        byte[] data = EventCodec.encode(event(1));
+        data[0] = 9;
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> EventCodec.decode(data, 0x1234));
+        assertTrue(e.getMessage().contains("1234"), e.getMessage());
+        assertTrue(e.getMessage().contains("format 9"), e.getMessage());
+    }
+}

@@ -1,0 +1,124 @@
+package dev.cairn.projector;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cairn.log.EventLog;
+import dev.cairn.log.LogAppender;
+import dev.cairn.log.StatementsStored;
+import dev.cairn.log.StoredStatement;
+import dev.cairn.store.Database;
+import dev.cairn.store.FencedException;
+import dev.cairn.store.KeyFilter;
+import dev.cairn.store.StatementQuery;
+import dev.cairn.store.StatementReader;
+import dev.cairn.store.WatermarkTracker;
+import dev.cairn.xapi.FilterKey;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ProjectorTest {
+    private static final String COMPLETED = "http://adlnet.gov/expapi/verbs/completed";
+
+    @TempDir
+    Path dir;
+
+    private static StoredStatement statement(UUID id, long stored, String verb, String object) {
+        String json = "{\"id\":\"" + id + "\",\"stored\":\"2026-01-01T00:00:00.000Z\",\"actor\":{\"mbox\":\"mailto:a@example.com\"},"
+                + "\"verb\":{\"id\":\"" + verb + "\"},\"object\":" + object + "}";
+        return new StoredStatement(id, stored, json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String activity(String iri) {
+        return "{\"id\":\"" + iri + "\"}";
+    }
+
+    private static String ref(UUID target) {
+        return "{\"objectType\":\"StatementRef\",\"id\":\"" + target + "\"}";
+    }
+
+    private Database db() {
+        return Database.open("jdbc:sqlite:" + dir.resolve("p.db"));
+    }
+
+    private static int count(StatementReader reader, String verb) {
+        return reader.page(new StatementQuery(List.of(new KeyFilter(FilterKey.verb(verb), false)), null, null, 100, false, 0))
+                .statements().size();
+    }
+
+    @Test
+    void appliesWhatTheLogHoldsAndMovesTheWatermark() {
+        try (EventLog log = EventLog.open(dir.resolve("log")); Database db = db(); LogAppender appender = log.appender()) {
+            long index = appender.append(new StatementsStored(List.of(
+                    statement(UUID.randomUUID(), 1, COMPLETED, activity("http://example.com/a")),
+                    statement(UUID.randomUUID(), 2, COMPLETED, activity("http://example.com/b")))));
+            WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
+            try (Projector projector = new Projector(log, db, tracker, 100)) {
+                assertEquals(1, projector.doWork());
+                assertEquals(0, projector.doWork());
+            }
+            assertEquals(index, db.watermark().logIndex());
+            assertEquals(2, db.watermark().seq());
+            assertEquals(2, count(new StatementReader(db), COMPLETED));
+        }
+    }
+
+    @Test
+    void aSecondProjectorOnTheSameDatabaseIsFenced() {
+        try (EventLog log = EventLog.open(dir.resolve("log")); Database db = db(); LogAppender appender = log.appender()) {
+            WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
+            try (Projector first = new Projector(log, db, tracker, 100); Projector second = new Projector(log, db, tracker, 100)) {
+                appender.append(new StatementsStored(List.of(statement(UUID.randomUUID(), 1, COMPLETED, activity("http://example.com/a")))));
+                assertEquals(1, first.doWork());
+                assertThrows(FencedException.class, second::doWork);
+            }
+            assertEquals(1, db.watermark().seq());
+        }
+    }
+
+    @Test
+    void aVoidingStatementStoredBeforeItsTargetVoidsTheTargetOnArrival() {
+        UUID target = UUID.randomUUID();
+        try (EventLog log = EventLog.open(dir.resolve("log")); Database db = db(); LogAppender appender = log.appender()) {
+            appender.append(new StatementsStored(List.of(statement(UUID.randomUUID(), 1,
+                    "http://adlnet.gov/expapi/verbs/voided", ref(target)))));
+            appender.append(new StatementsStored(List.of(statement(target, 2, COMPLETED, activity("http://example.com/a")))));
+            WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
+            try (Projector projector = new Projector(log, db, tracker, 100)) {
+                while (projector.doWork() > 0) {
+                    Thread.onSpinWait();
+                }
+            }
+            StatementReader reader = new StatementReader(db);
+            assertTrue(reader.byId(target).isEmpty());
+            assertTrue(reader.voidedById(target).isPresent());
+            assertEquals(0, count(reader, COMPLETED));
+        }
+    }
+
+    @Test
+    void aVoidingStatementCannotBeVoided() {
+        UUID target = UUID.randomUUID();
+        UUID voiding = UUID.randomUUID();
+        String voided = "http://adlnet.gov/expapi/verbs/voided";
+        try (EventLog log = EventLog.open(dir.resolve("log")); Database db = db(); LogAppender appender = log.appender()) {
+            appender.append(new StatementsStored(List.of(
+                    statement(target, 1, COMPLETED, activity("http://example.com/a")),
+                    statement(voiding, 2, voided, ref(target)),
+                    statement(UUID.randomUUID(), 3, voided, ref(voiding)))));
+            WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
+            try (Projector projector = new Projector(log, db, tracker, 100)) {
+                projector.doWork();
+            }
+            StatementReader reader = new StatementReader(db);
+            assertTrue(reader.byId(voiding).isPresent());
+            assertTrue(reader.voidedById(target).isPresent());
+        }
+    }
+}
