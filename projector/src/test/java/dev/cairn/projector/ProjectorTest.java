@@ -85,8 +85,9 @@ class ProjectorTest {
     @Test
     void aVoidingStatementStoredBeforeItsTargetVoidsTheTargetOnArrival() {
         UUID target = UUID.randomUUID();
+        UUID voiding = UUID.randomUUID();
         try (EventLog log = EventLog.open(dir.resolve("log")); Database db = db(); LogAppender appender = log.appender()) {
-            appender.append(new StatementsStored(List.of(statement(UUID.randomUUID(), 1,
+            appender.append(new StatementsStored(List.of(statement(voiding, 1,
                     "http://adlnet.gov/expapi/verbs/voided", ref(target)))));
             appender.append(new StatementsStored(List.of(statement(target, 2, COMPLETED, activity("http://example.com/a")))));
             WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
@@ -98,7 +99,11 @@ class ProjectorTest {
             StatementReader reader = new StatementReader(db);
             assertTrue(reader.byId(target).isEmpty());
             assertTrue(reader.voidedById(target).isPresent());
-            assertEquals(0, count(reader, COMPLETED));
+            // The voiding statement still matches through its target (Comm 2.1.4); the target does not.
+            List<byte[]> page = reader.page(new StatementQuery(List.of(new KeyFilter(FilterKey.verb(COMPLETED), false)),
+                    null, null, 100, false, 0)).statements();
+            assertEquals(1, page.size());
+            assertTrue(new String(page.get(0), StandardCharsets.UTF_8).contains(voiding.toString()));
         }
     }
 

@@ -5,7 +5,10 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -14,17 +17,18 @@ import java.util.UUID;
  * new watermark. The watermark update is a compare-and-set on the value this writer last saw, so a second
  * projector on the same database fails with {@link FencedException} instead of applying rows twice.
  *
- * <p>Voiding is decided here, whatever the arrival order: a statement arriving after its voiding statement is
- * stored as voided; a voiding statement arriving after its target voids it. A voided statement keeps its row
- * (for {@code voidedStatementId}) but leaves the match index.
+ * <p>Voiding and StatementRef matches are decided here, whatever the arrival order: a statement arriving after
+ * its voiding statement is stored as voided; a voiding statement arriving after its target voids it. A voided
+ * statement keeps its row (for {@code voidedStatementId}) and its keys (for its referrers) but leaves the match
+ * index; statements that reference it, the voiding statement among them, keep matching through it.
  */
 public final class ProjectionWriter implements AutoCloseable {
     private static final int SCOPE_ALL = 0;
     private static final int SCOPE_NARROW = 1;
 
     private final Connection c;
-    private final PreparedStatement insertStatement, statementExists, setVoided, findKey, insertKey, insertMatch,
-            deleteMatches, insertRef, voidedBy, advance, readWatermark;
+    private final PreparedStatement insertStatement, selectKeys, updateKeys, selectReferrers, setVoided, findKey,
+            insertKey, insertMatch, deleteMatch, insertRef, advance, readWatermark;
     private final Map<FilterKey, Long> keyIds = new HashMap<>();
     private Watermark committed;
     private boolean inTransaction;
@@ -36,14 +40,15 @@ public final class ProjectionWriter implements AutoCloseable {
             c = db.newWriter();
             c.setAutoCommit(false);
             insertStatement = c.prepareStatement(db.sql("insert_statement"));
-            statementExists = c.prepareStatement(db.sql("statement_exists"));
+            selectKeys = c.prepareStatement(db.sql("statement_keys"));
+            updateKeys = c.prepareStatement(db.sql("update_keys"));
+            selectReferrers = c.prepareStatement(db.sql("referrers"));
             setVoided = c.prepareStatement(db.sql("set_voided"));
             findKey = c.prepareStatement(db.sql("find_key"));
             insertKey = c.prepareStatement(db.sql("insert_key"));
             insertMatch = c.prepareStatement(db.sql("insert_match"));
-            deleteMatches = c.prepareStatement(db.sql("delete_matches"));
+            deleteMatch = c.prepareStatement(db.sql("delete_match"));
             insertRef = c.prepareStatement(db.sql("insert_ref"));
-            voidedBy = c.prepareStatement(db.sql("voided_by"));
             advance = c.prepareStatement(db.sql("advance_watermark"));
             readWatermark = c.prepareStatement(db.sql("watermark"));
             committed = Database.readWatermark(readWatermark);
@@ -60,7 +65,14 @@ public final class ProjectionWriter implements AutoCloseable {
         return committed;
     }
 
-    /** Adds one statement to the open transaction, in log order. */
+    /**
+     * Adds one statement to the open transaction, in log order.
+     *
+     * <p>Its match rows are its own keys plus, when its object is a StatementRef to a stored statement, every key
+     * that statement has (its own and those it inherits), all under this statement's sequence number. Statements
+     * already stored that reference this one (arrived earlier) gain its keys, and so on up the chain of referrers;
+     * each step adds only keys a referrer lacks, so chains and cycles end.
+     */
     public void add(ProjectedStatement s) {
         try {
             if (!inTransaction) {
@@ -69,36 +81,131 @@ public final class ProjectionWriter implements AutoCloseable {
             long mySeq = ++seq;
             storedMillis = s.storedMillis();
             String id = s.id().toString();
-            boolean voided = !s.voiding() && isVoidedByStoredStatement(id);
+            List<StoredKeys> referrers = referrers(id);
+            boolean voided = false;
+            if (!s.voiding()) {
+                for (StoredKeys r : referrers) {
+                    voided |= r.voiding();
+                }
+            }
+            MatchKeys keys = ownKeys(s);
+            UUID target = s.keys().refTarget();
+            StoredKeys targetKeys = target == null ? null : storedKeys(target.toString());
+            if (targetKeys != null) {
+                keys = keys.union(targetKeys.keys());
+            }
             insertStatement.setLong(1, mySeq);
             insertStatement.setString(2, id);
             insertStatement.setLong(3, s.storedMillis());
             insertStatement.setInt(4, voided ? 1 : 0);
             insertStatement.setInt(5, s.voiding() ? 1 : 0);
             insertStatement.setBytes(6, s.json());
+            insertStatement.setBytes(7, keys.toBytes());
             insertStatement.executeUpdate();
             if (!voided) {
-                for (Map.Entry<FilterKey, Boolean> k : s.keys().keys().entrySet()) {
-                    long keyId = keyId(k.getKey());
-                    insertMatch(keyId, SCOPE_ALL, mySeq);
-                    boolean scoped = k.getKey().kind() == FilterKey.Kind.AGENT || k.getKey().kind() == FilterKey.Kind.ACTIVITY;
-                    if (scoped && k.getValue()) {
-                        insertMatch(keyId, SCOPE_NARROW, mySeq);
-                    }
-                }
+                insertMatches(keys, mySeq);
             }
-            UUID target = s.keys().refTarget();
             if (target != null) {
                 insertRef.setLong(1, mySeq);
                 insertRef.setString(2, target.toString());
                 insertRef.setInt(3, s.voiding() ? 1 : 0);
                 insertRef.executeUpdate();
-                if (s.voiding()) {
-                    voidTarget(target.toString());
+                if (s.voiding() && targetKeys != null && !targetKeys.voided() && !targetKeys.voiding()) {
+                    voidStatement(targetKeys);
                 }
             }
+            propagate(referrers, keys);
         } catch (SQLException e) {
             throw new StoreException("cannot project statement " + s.id() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A stored statement as the projector sees it: where it is, its voiding state and its match rows. */
+    private record StoredKeys(long seq, String id, boolean voided, boolean voiding, MatchKeys keys) {
+    }
+
+    /** A step of propagation: these referrers should gain these keys. */
+    private record Propagation(List<StoredKeys> referrers, MatchKeys keys) {
+    }
+
+    /** Gives every referrer the keys it lacks of {@code added}, then their referrers, breadth first. */
+    private void propagate(List<StoredKeys> referrers, MatchKeys added) throws SQLException {
+        ArrayDeque<Propagation> work = new ArrayDeque<>();
+        work.add(new Propagation(referrers, added));
+        while (!work.isEmpty()) {
+            Propagation step = work.poll();
+            for (StoredKeys r : step.referrers()) {
+                // Re-read: an earlier step of this propagation may have grown this referrer already.
+                StoredKeys now = storedKeys(r.id());
+                MatchKeys missing = step.keys().minus(now.keys());
+                if (missing.isEmpty()) {
+                    continue;
+                }
+                updateKeys.setBytes(1, now.keys().union(missing).toBytes());
+                updateKeys.setLong(2, now.seq());
+                updateKeys.executeUpdate();
+                if (!now.voided()) {
+                    insertMatches(missing, now.seq());
+                }
+                work.add(new Propagation(referrers(r.id()), missing));
+            }
+        }
+    }
+
+    private List<StoredKeys> referrers(String id) throws SQLException {
+        selectReferrers.setString(1, id);
+        List<StoredKeys> out = new ArrayList<>(0);
+        try (ResultSet rs = selectReferrers.executeQuery()) {
+            while (rs.next()) {
+                out.add(new StoredKeys(rs.getLong(1), rs.getString(2), rs.getInt(3) == 1, rs.getInt(4) == 1,
+                        MatchKeys.fromBytes(rs.getBytes(5))));
+            }
+        }
+        return out;
+    }
+
+    private StoredKeys storedKeys(String id) throws SQLException {
+        selectKeys.setString(1, id);
+        try (ResultSet rs = selectKeys.executeQuery()) {
+            if (!rs.next()) {
+                return null;
+            }
+            return new StoredKeys(rs.getLong(1), id, rs.getInt(2) == 1, rs.getInt(3) == 1,
+                    MatchKeys.fromBytes(rs.getBytes(4)));
+        }
+    }
+
+    private MatchKeys ownKeys(ProjectedStatement s) throws SQLException {
+        long[] entries = new long[s.keys().keys().size() * 2];
+        int n = 0;
+        for (Map.Entry<FilterKey, Boolean> k : s.keys().keys().entrySet()) {
+            long keyId = keyId(k.getKey());
+            entries[n++] = MatchKeys.entry(keyId, SCOPE_ALL);
+            boolean scoped = k.getKey().kind() == FilterKey.Kind.AGENT || k.getKey().kind() == FilterKey.Kind.ACTIVITY;
+            if (scoped && k.getValue()) {
+                entries[n++] = MatchKeys.entry(keyId, SCOPE_NARROW);
+            }
+        }
+        return MatchKeys.of(entries, n);
+    }
+
+    /** Marks a statement voided and removes its match rows; it stays readable by voidedStatementId. */
+    private void voidStatement(StoredKeys target) throws SQLException {
+        setVoided.setLong(1, target.seq());
+        setVoided.executeUpdate();
+        for (int i = 0; i < target.keys().size(); i++) {
+            long e = target.keys().get(i);
+            deleteMatch.setLong(1, MatchKeys.keyId(e));
+            deleteMatch.setInt(2, MatchKeys.scope(e));
+            deleteMatch.setLong(3, target.seq());
+            deleteMatch.executeUpdate();
+        }
+    }
+
+    private void insertMatches(MatchKeys keys, long mySeq) throws SQLException {
+        for (int i = 0; i < keys.size(); i++) {
+            long e = keys.get(i);
+            insertMatch(MatchKeys.keyId(e), MatchKeys.scope(e), mySeq);
         }
     }
 
@@ -121,28 +228,6 @@ public final class ProjectionWriter implements AutoCloseable {
     private FencedException fenced() {
         return new FencedException("the watermark is no longer at log index " + Long.toHexString(committed.logIndex())
                 + ": another projector is writing to this database");
-    }
-
-    private boolean isVoidedByStoredStatement(String id) throws SQLException {
-        voidedBy.setString(1, id);
-        try (ResultSet rs = voidedBy.executeQuery()) {
-            return rs.next();
-        }
-    }
-
-    private void voidTarget(String targetId) throws SQLException {
-        statementExists.setString(1, targetId);
-        long targetSeq;
-        try (ResultSet rs = statementExists.executeQuery()) {
-            if (!rs.next() || rs.getInt(2) == 1 || rs.getInt(3) == 1) {
-                return; // not stored yet (voided on arrival), already voided, or a voiding statement
-            }
-            targetSeq = rs.getLong(1);
-        }
-        setVoided.setLong(1, targetSeq);
-        setVoided.executeUpdate();
-        deleteMatches.setLong(1, targetSeq);
-        deleteMatches.executeUpdate();
     }
 
     private void insertMatch(long keyId, int scope, long mySeq) throws SQLException {

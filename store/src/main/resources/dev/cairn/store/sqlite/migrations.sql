@@ -7,7 +7,8 @@ CREATE TABLE statement (
     stored_ms INTEGER NOT NULL,      -- never decreases with seq
     voided    INTEGER NOT NULL DEFAULT 0,
     voiding   INTEGER NOT NULL DEFAULT 0, -- 1 when this statement voids another (it can never be voided)
-    json      BLOB    NOT NULL       -- the exact stored form, returned by format=exact without parsing
+    json      BLOB    NOT NULL,      -- the exact stored form, returned by format=exact without parsing
+    keys      BLOB    NOT NULL       -- its match rows, own and inherited through a StatementRef (MatchKeys)
 );
 CREATE INDEX statement_stored ON statement (stored_ms);
 CREATE TABLE filter_key (

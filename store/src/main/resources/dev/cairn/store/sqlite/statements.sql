@@ -7,10 +7,18 @@ SELECT log_index, stored_ms, seq FROM watermark WHERE id = 1
 UPDATE watermark SET log_index = ?, stored_ms = ?, seq = ? WHERE id = 1 AND log_index = ?
 
 -- name: insert_statement
-INSERT INTO statement (seq, id, stored_ms, voided, voiding, json) VALUES (?, ?, ?, ?, ?, ?)
+INSERT INTO statement (seq, id, stored_ms, voided, voiding, json, keys) VALUES (?, ?, ?, ?, ?, ?, ?)
 
--- name: statement_exists
-SELECT seq, voided, voiding FROM statement WHERE id = ?
+-- name: statement_keys
+SELECT seq, voided, voiding, keys FROM statement WHERE id = ?
+
+-- name: update_keys
+UPDATE statement SET keys = ? WHERE seq = ?
+
+-- name: referrers
+-- The statements whose object is a StatementRef to the given id, with what the projector needs of each.
+SELECT s.seq, s.id, s.voided, s.voiding, s.keys FROM statement_ref r JOIN statement s ON s.seq = r.referrer_seq
+WHERE r.target_id = ?
 
 -- name: set_voided
 UPDATE statement SET voided = 1 WHERE seq = ?
@@ -24,15 +32,11 @@ INSERT INTO filter_key (kind, value) VALUES (?, ?)
 -- name: insert_match
 INSERT INTO statement_match (key_id, scope, seq) VALUES (?, ?, ?)
 
--- name: delete_matches
-DELETE FROM statement_match WHERE seq = ?
+-- name: delete_match
+DELETE FROM statement_match WHERE key_id = ? AND scope = ? AND seq = ?
 
 -- name: insert_ref
 INSERT INTO statement_ref (referrer_seq, target_id, voiding) VALUES (?, ?, ?)
-
--- name: voided_by
-SELECT 1 FROM statement_ref r JOIN statement s ON s.seq = r.referrer_seq
-WHERE r.target_id = ? AND r.voiding = 1 AND s.voided = 0 LIMIT 1
 
 -- name: statement_by_id
 SELECT json, stored_ms FROM statement WHERE id = ? AND voided = 0
@@ -81,7 +85,7 @@ DELETE FROM statement;
 UPDATE watermark SET log_index = -1, stored_ms = 0, seq = 0 WHERE id = 1
 
 -- name: checksum_statement
-SELECT seq, id, stored_ms, voided, voiding, json FROM statement ORDER BY seq
+SELECT seq, id, stored_ms, voided, voiding, json, keys FROM statement ORDER BY seq
 
 -- name: checksum_filter_key
 SELECT id, kind, value FROM filter_key ORDER BY id

@@ -1,0 +1,91 @@
+package dev.cairn.store;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+/**
+ * The match rows of one statement: a sorted set of {@code key_id << 1 | scope}, stored with the statement as a
+ * blob of big-endian longs. It holds what the statement matches on its own and what it inherits through its
+ * StatementRef, so a late referrer can copy it and a voided statement's rows can be deleted exactly.
+ */
+final class MatchKeys {
+    static final MatchKeys EMPTY = new MatchKeys(new long[0]);
+
+    private final long[] entries;
+
+    private MatchKeys(long[] sortedDistinct) {
+        this.entries = sortedDistinct;
+    }
+
+    static MatchKeys of(long[] entries, int count) {
+        long[] e = Arrays.copyOf(entries, count);
+        Arrays.sort(e);
+        int n = 0;
+        for (int i = 0; i < e.length; i++) {
+            if (i == 0 || e[i] != e[i - 1]) {
+                e[n++] = e[i];
+            }
+        }
+        return new MatchKeys(n == e.length ? e : Arrays.copyOf(e, n));
+    }
+
+    static long entry(long keyId, int scope) {
+        return keyId << 1 | scope;
+    }
+
+    static long keyId(long entry) {
+        return entry >>> 1;
+    }
+
+    static int scope(long entry) {
+        return (int) (entry & 1);
+    }
+
+    int size() {
+        return entries.length;
+    }
+
+    long get(int i) {
+        return entries[i];
+    }
+
+    boolean isEmpty() {
+        return entries.length == 0;
+    }
+
+    MatchKeys union(MatchKeys other) {
+        long[] out = new long[entries.length + other.entries.length];
+        System.arraycopy(entries, 0, out, 0, entries.length);
+        System.arraycopy(other.entries, 0, out, entries.length, other.entries.length);
+        return of(out, out.length);
+    }
+
+    /** The entries of this set that {@code other} lacks. */
+    MatchKeys minus(MatchKeys other) {
+        long[] out = new long[entries.length];
+        int n = 0;
+        for (long e : entries) {
+            if (Arrays.binarySearch(other.entries, e) < 0) {
+                out[n++] = e;
+            }
+        }
+        return n == 0 ? EMPTY : new MatchKeys(Arrays.copyOf(out, n));
+    }
+
+    byte[] toBytes() {
+        ByteBuffer b = ByteBuffer.allocate(entries.length * 8);
+        for (long e : entries) {
+            b.putLong(e);
+        }
+        return b.array();
+    }
+
+    static MatchKeys fromBytes(byte[] bytes) {
+        ByteBuffer b = ByteBuffer.wrap(bytes);
+        long[] e = new long[bytes.length / 8];
+        for (int i = 0; i < e.length; i++) {
+            e[i] = b.getLong();
+        }
+        return new MatchKeys(e);
+    }
+}
