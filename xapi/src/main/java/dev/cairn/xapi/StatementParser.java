@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.regex.Pattern;
 
 /**
  * The strict statement parser: reads UTF-8 bytes with Jackson's streaming API straight into the immutable model
@@ -25,22 +24,24 @@ public final class StatementParser {
     private static final JsonFactory FACTORY = JsonFactory.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
-    private static final Pattern VERSION_1 = Pattern.compile("1\\.0(\\.\\d+)?");
-    private static final Pattern VERSION_2 = Pattern.compile("2\\.0(\\.\\d+)?");
     private static final Set<String> INTERACTION_TYPES = Set.of("true-false", "choice", "fill-in", "long-fill-in",
             "matching", "performance", "sequencing", "likert", "numeric", "other");
 
     // Properties an object-like value (Activity, Agent, Group, StatementRef, SubStatement) may carry.
     private static final int ID = 1, DEFINITION = 1 << 1, OBJECT_TYPE = 1 << 2, NAME = 1 << 3, MBOX = 1 << 4,
             SHA1 = 1 << 5, OPENID = 1 << 6, ACCOUNT = 1 << 7, MEMBER = 1 << 8, ACTOR = 1 << 9, VERB = 1 << 10,
-            OBJECT = 1 << 11, RESULT = 1 << 12, CONTEXT = 1 << 13, TIMESTAMP = 1 << 14, ATTACHMENTS = 1 << 15;
+            OBJECT = 1 << 11, RESULT = 1 << 12, CONTEXT = 1 << 13, TIMESTAMP = 1 << 14, ATTACHMENTS = 1 << 15,
+            STORED = 1 << 16, VERSION = 1 << 17, AUTHORITY = 1 << 18;
     private static final int AGENT_PROPS = OBJECT_TYPE | NAME | MBOX | SHA1 | OPENID | ACCOUNT;
     private static final int GROUP_PROPS = AGENT_PROPS | MEMBER;
     private static final int ACTIVITY_PROPS = OBJECT_TYPE | ID | DEFINITION;
     private static final int REF_PROPS = OBJECT_TYPE | ID;
     private static final int SUB_PROPS = OBJECT_TYPE | ACTOR | VERB | OBJECT | RESULT | CONTEXT | TIMESTAMP | ATTACHMENTS;
     private static final String[] PROP_NAMES = {"id", "definition", "objectType", "name", "mbox", "mbox_sha1sum",
-            "openid", "account", "member", "actor", "verb", "object", "result", "context", "timestamp", "attachments"};
+            "openid", "account", "member", "actor", "verb", "object", "result", "context", "timestamp", "attachments",
+            "stored", "version", "authority"};
+    /** Properties that identify an Agent or Group; in object position they need an explicit objectType. */
+    private static final int ACTOR_ONLY_PROPS = MBOX | SHA1 | OPENID | ACCOUNT | MEMBER;
 
     /** Which kinds of object-like values a position accepts. */
     private enum Expect { ACTOR, AGENT, GROUP, AUTHORITY, ACTIVITY, STATEMENT_REF, OBJECT, SUB_OBJECT }
@@ -118,8 +119,13 @@ public final class StatementParser {
             return out;
         } catch (JsonParseException e) {
             String msg = e.getOriginalMessage();
-            String code = msg.startsWith("Duplicate field") ? "property.duplicate" : "json.malformed";
-            throw new XapiException(path.format(), code, "malformed JSON: " + msg + " (line "
+            if (msg.startsWith("Duplicate field '") && msg.endsWith("'")) {
+                String name = msg.substring(17, msg.length() - 1);
+                throw new XapiException(path.format(name), "property.duplicate", "property '" + name
+                        + "' appears twice in the same object (line " + e.getLocation().getLineNr() + ", column "
+                        + e.getLocation().getColumnNr() + ")");
+            }
+            throw new XapiException(path.format(), "json.malformed", "malformed JSON: " + msg + " (line "
                     + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")");
         } catch (IOException e) {
             throw new XapiException(path.format(), "json.malformed", "malformed JSON: " + e.getMessage());
@@ -151,7 +157,7 @@ public final class StatementParser {
             path.pushName(name);
             boolean keep = true;
             switch (name) {
-                case "id" -> id = Values.uuid(string(), path.format());
+                case "id" -> id = uuid(string(), null);
                 case "actor" -> actor = (Actor) objectLike(Expect.ACTOR);
                 case "verb" -> verb = verb();
                 case "object" -> object = objectLike(Expect.OBJECT);
@@ -185,8 +191,8 @@ public final class StatementParser {
         requireProperty(actor, "actor", "a Statement");
         requireProperty(verb, "verb", "a Statement");
         requireProperty(object, "object", "a Statement");
-        checkContextAgainstObject(context, object, path.format("context"));
-        checkVoiding(verb, object, path.format("object"));
+        checkContextAgainstObject(context, object);
+        checkVoiding(verb, object);
         Statement s = new Statement(id, actor, verb, object, result, context, timestamp, stored, authority,
                 statementVersion, attachments);
         return new ParsedStatement(s, source, java.util.Arrays.copyOf(members, memberCount));
@@ -211,33 +217,57 @@ public final class StatementParser {
         return b == ' ' || b == '\n' || b == '\r' || b == '\t';
     }
 
-    private void checkVoiding(Verb verb, StatementObject object, String where) {
+    private void checkVoiding(Verb verb, StatementObject object) {
         if (verb.isVoiding() && !(object instanceof StatementRef)) {
-            throw new XapiException(where, "voiding.object", "a voiding statement (verb " + Verb.VOIDED
+            throw new XapiException(path.format("object"), "voiding.object", "a voiding statement (verb " + Verb.VOIDED
                     + ") must have a StatementRef object naming the statement it voids");
         }
     }
 
-    private void checkContextAgainstObject(Context context, StatementObject object, String where) {
+    private void checkContextAgainstObject(Context context, StatementObject object) {
         if (context != null && !(object instanceof Activity)) {
             if (context.revision() != null) {
-                throw new XapiException(where + ".revision", "context.revision",
+                throw new XapiException(path.format("context") + ".revision", "context.revision",
                         "context.revision is only allowed when the statement's object is an Activity");
             }
             if (context.platform() != null) {
-                throw new XapiException(where + ".platform", "context.platform",
+                throw new XapiException(path.format("context") + ".platform", "context.platform",
                         "context.platform is only allowed when the statement's object is an Activity");
             }
         }
     }
 
+    /**
+     * Data 2.4.10: "1.0" or "1.0.x" (x a number); a 2.0.0 request also accepts "2.0" or "2.0.x" (the 2.0 suite
+     * still sends 1.0.x versions and expects them stored).
+     */
     private String statementVersion() throws IOException {
         String v = string();
-        if (VERSION_1.matcher(v).matches() || (version == XapiVersion.V2_0_0 && VERSION_2.matcher(v).matches())) {
+        if (isVersion(v, '1') || (version == XapiVersion.V2_0_0 && isVersion(v, '2'))) {
             return v;
         }
         throw new XapiException(path.format(), "version.unsupported", "statement version '" + v
                 + "' is not supported; use 1.0.x" + (version == XapiVersion.V2_0_0 ? " or 2.0.x" : ""));
+    }
+
+    /** {@code M.0} or {@code M.0.n} with n one or more digits. */
+    private static boolean isVersion(String v, char major) {
+        int n = v.length();
+        if (n < 3 || v.charAt(0) != major || v.charAt(1) != '.' || v.charAt(2) != '0') {
+            return false;
+        }
+        if (n == 3) {
+            return true;
+        }
+        if (n == 4 || v.charAt(3) != '.') {
+            return false;
+        }
+        for (int i = 4; i < n; i++) {
+            if (v.charAt(i) < '0' || v.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     // ---- Actor, Activity, StatementRef, SubStatement -------------------------------------------------------
@@ -260,7 +290,6 @@ public final class StatementParser {
         Context context = null;
         String timestamp = null;
         List<Attachment> attachments = null;
-        String where = path.format();
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String prop = p.currentName();
             p.nextToken();
@@ -283,79 +312,106 @@ public final class StatementParser {
                 case "context" -> { bit = CONTEXT; context = context(); }
                 case "timestamp" -> { bit = TIMESTAMP; timestamp = timestamp(); }
                 case "attachments" -> { bit = ATTACHMENTS; attachments = attachments(); }
+                // Statement properties no object may carry (a SubStatement "MUST NOT have" them, Data 2.4.4.3);
+                // recognised here so the error names the rule rather than an unknown property.
+                case "stored" -> { bit = STORED; p.skipChildren(); }
+                case "version" -> { bit = VERSION; p.skipChildren(); }
+                case "authority" -> { bit = AUTHORITY; p.skipChildren(); }
                 default -> throw unknown(prop, describe(expect));
             }
             seen |= bit;
             path.pop();
         }
         String type = objectType != null ? objectType : defaultType(expect, seen);
+        if (type.equals("Agent") && (seen & MEMBER) != 0) {
+            throw new XapiException(path.format("member"), "agent.member", "an Agent cannot have 'member'; "
+                    + "a Group must say so with \"objectType\": \"Group\"");
+        }
         switch (type) {
             case "Agent", "Group" -> {
                 if (expect == Expect.ACTIVITY || expect == Expect.STATEMENT_REF
                         || (expect == Expect.AGENT && type.equals("Group"))
                         || (expect == Expect.GROUP && type.equals("Agent"))) {
-                    throw wrongType(where, type, expect);
+                    throw wrongType(type, expect);
                 }
                 boolean group = type.equals("Group");
-                allowOnly(seen, group ? GROUP_PROPS : AGENT_PROPS, where, type);
-                Ifi ifi = ifi(mbox, sha1, openid, account, where, group);
+                allowOnly(seen, group ? GROUP_PROPS : AGENT_PROPS, type);
+                Ifi ifi = ifi(mbox, sha1, openid, account, group);
                 if (!group) {
                     return new Agent(name, ifi);
                 }
                 if (ifi == null && (members == null || members.isEmpty())) {
-                    throw new XapiException(where, "group.anonymous_without_members",
+                    throw new XapiException(path.format(), "group.anonymous_without_members",
                             "an anonymous Group (one without an IFI) must list its members in 'member'");
                 }
                 Group g = new Group(name, ifi, members == null ? List.of() : members);
                 if (expect == Expect.AUTHORITY && (ifi != null || g.members().size() != 2)) {
-                    throw new XapiException(where, "authority.group", "a Group as authority must be an anonymous "
+                    throw new XapiException(path.format(), "authority.group", "a Group as authority must be an anonymous "
                             + "OAuth consumer group of exactly two Agents");
                 }
                 return g;
             }
             case "Activity" -> {
                 if (expect != Expect.OBJECT && expect != Expect.SUB_OBJECT && expect != Expect.ACTIVITY) {
-                    throw wrongType(where, type, expect);
+                    throw wrongType(type, expect);
                 }
-                allowOnly(seen, ACTIVITY_PROPS, where, type);
-                requireProperty(id, "id", "an Activity", where);
+                allowOnly(seen, ACTIVITY_PROPS, type);
+                requireProperty(id, "id", "an Activity");
                 if (!Values.isIri(id)) {
-                    throw new XapiException(where + ".id", "iri.invalid", "Activity id '" + id + "' is not an absolute IRI");
+                    throw new XapiException(path.format() + ".id", "iri.invalid", "Activity id '" + id + "' is not an absolute IRI");
                 }
                 return new Activity(id, definition);
             }
             case "StatementRef" -> {
                 if (expect != Expect.OBJECT && expect != Expect.SUB_OBJECT && expect != Expect.STATEMENT_REF) {
-                    throw wrongType(where, type, expect);
+                    throw wrongType(type, expect);
                 }
-                allowOnly(seen, REF_PROPS, where, type);
-                requireProperty(id, "id", "a StatementRef", where);
-                return new StatementRef(Values.uuid(id, where + ".id"));
+                allowOnly(seen, REF_PROPS, type);
+                requireProperty(id, "id", "a StatementRef");
+                return new StatementRef(uuid(id, "id"));
             }
             case "SubStatement" -> {
                 if (expect != Expect.OBJECT) {
-                    throw new XapiException(where + ".objectType", "substatement.position", expect == Expect.SUB_OBJECT
+                    throw new XapiException(path.format() + ".objectType", "substatement.position", expect == Expect.SUB_OBJECT
                             ? "a SubStatement cannot contain another SubStatement"
                             : "a SubStatement is not allowed here");
                 }
-                allowOnly(seen, SUB_PROPS, where, type);
-                requireProperty(actor, "actor", "a SubStatement", where);
-                requireProperty(verb, "verb", "a SubStatement", where);
-                requireProperty(object, "object", "a SubStatement", where);
-                checkContextAgainstObject(context, object, where + ".context");
+                allowOnly(seen, SUB_PROPS, type);
+                requireProperty(actor, "actor", "a SubStatement");
+                requireProperty(verb, "verb", "a SubStatement");
+                requireProperty(object, "object", "a SubStatement");
+                checkContextAgainstObject(context, object);
                 return new SubStatement(actor, verb, object, result, context, timestamp, attachments);
             }
-            default -> throw new XapiException(where + ".objectType", "object_type.invalid", "objectType '" + type
+            default -> throw new XapiException(path.format() + ".objectType", "object_type.invalid", "objectType '" + type
                     + "' is not one of " + allowedTypes(expect));
         }
     }
 
-    private static String defaultType(Expect expect, int seen) {
+    /**
+     * The type of an object-like value without objectType. Only an Agent (Data 2.4.2.1) and an Activity
+     * (Data 2.4.4.1) may leave it out: a Group (Data 2.4.2.2), a StatementRef (Data 2.4.4.3), a SubStatement
+     * (Data 2.4.4.3) and an Agent or Group used as object (Data 2.4.4.2) must state it.
+     */
+    private String defaultType(Expect expect, int seen) {
         return switch (expect) {
-            case ACTOR, AGENT, AUTHORITY -> (seen & MEMBER) != 0 && expect != Expect.AGENT ? "Group" : "Agent";
-            case GROUP -> "Group";
-            case STATEMENT_REF -> "StatementRef";
-            default -> "Activity";
+            case ACTOR, AGENT, AUTHORITY -> "Agent";
+            case GROUP -> throw new XapiException(path.format("objectType"), "property.missing",
+                    "a Group must have \"objectType\": \"Group\"");
+            case STATEMENT_REF -> throw new XapiException(path.format("objectType"), "property.missing",
+                    "a StatementRef must have \"objectType\": \"StatementRef\"");
+            case ACTIVITY -> "Activity";
+            case OBJECT, SUB_OBJECT -> {
+                if ((seen & ACTOR_ONLY_PROPS) != 0) {
+                    throw new XapiException(path.format("objectType"), "property.missing", "an Agent or Group "
+                            + "used as object must have \"objectType\": \"Agent\" or \"Group\"");
+                }
+                if ((seen & (ACTOR | VERB | OBJECT)) != 0) {
+                    throw new XapiException(path.format("objectType"), "property.missing",
+                            "a SubStatement must have \"objectType\": \"SubStatement\"");
+                }
+                yield "Activity";
+            }
         };
     }
 
@@ -382,31 +438,31 @@ public final class StatementParser {
         };
     }
 
-    private static XapiException wrongType(String where, String type, Expect expect) {
-        return new XapiException(where + ".objectType", "object_type.invalid", "objectType '" + type
+    private XapiException wrongType(String type, Expect expect) {
+        return new XapiException(path.format("objectType"), "object_type.invalid", "objectType '" + type
                 + "' is not allowed here; expected " + allowedTypes(expect));
     }
 
-    private static void allowOnly(int seen, int allowed, String where, String type) {
+    private void allowOnly(int seen, int allowed, String type) {
         int extra = seen & ~allowed;
         if (extra != 0) {
             String prop = PROP_NAMES[Integer.numberOfTrailingZeros(extra)];
-            throw new XapiException(where + "." + prop, "property.not_allowed",
+            throw new XapiException(path.format(prop), "property.not_allowed",
                     "property '" + prop + "' is not allowed in " + (type.startsWith("A") ? "an " : "a ") + type);
         }
     }
 
-    private static Ifi ifi(String mbox, String sha1, String openid, String[] account, String where, boolean group) {
+    private Ifi ifi(String mbox, String sha1, String openid, String[] account, boolean group) {
         int count = (mbox != null ? 1 : 0) + (sha1 != null ? 1 : 0) + (openid != null ? 1 : 0) + (account != null ? 1 : 0);
         if (count > 1) {
-            throw new XapiException(where, "ifi.multiple", "an " + (group ? "identified Group" : "Agent")
+            throw new XapiException(path.format(), "ifi.multiple", "an " + (group ? "identified Group" : "Agent")
                     + " must have exactly one of mbox, mbox_sha1sum, openid, account; found " + count);
         }
         if (count == 0) {
             if (group) {
                 return null;
             }
-            throw new XapiException(where, "ifi.missing",
+            throw new XapiException(path.format(), "ifi.missing",
                     "an Agent must have exactly one of mbox, mbox_sha1sum, openid, account");
         }
         if (mbox != null) {
@@ -435,7 +491,7 @@ public final class StatementParser {
 
     private String mbox() throws IOException {
         String v = string();
-        if (!v.startsWith("mailto:") || v.indexOf('@') < 8 || v.endsWith("@") || v.indexOf(' ') >= 0) {
+        if (!Values.isMailto(v)) {
             throw new XapiException(path.format(), "mbox.invalid",
                     "mbox '" + v + "' must be a mailto IRI such as mailto:learner@example.com");
         }
@@ -453,7 +509,6 @@ public final class StatementParser {
 
     private String[] account() throws IOException {
         expectStart();
-        String where = path.format();
         String homePage = null, name = null;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String prop = p.currentName();
@@ -466,14 +521,13 @@ public final class StatementParser {
             }
             path.pop();
         }
-        requireProperty(homePage, "homePage", "an account", where);
-        requireProperty(name, "name", "an account", where);
+        requireProperty(homePage, "homePage", "an account");
+        requireProperty(name, "name", "an account");
         return new String[] {homePage, name};
     }
 
     private Verb verb() throws IOException {
         expectStart();
-        String where = path.format();
         String id = null;
         Map<String, String> display = null;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
@@ -487,13 +541,12 @@ public final class StatementParser {
             }
             path.pop();
         }
-        requireProperty(id, "id", "a Verb", where);
+        requireProperty(id, "id", "a Verb");
         return new Verb(id, display);
     }
 
     private ActivityDefinition definition() throws IOException {
         expectStart();
-        String where = path.format();
         Map<String, String> name = null, description = null;
         String type = null, moreInfo = null, interactionType = null;
         List<String> pattern = null;
@@ -526,20 +579,20 @@ public final class StatementParser {
             }
             path.pop();
         }
-        checkComponents(where, interactionType, "choices", choices, "choice", "sequencing");
-        checkComponents(where, interactionType, "scale", scale, "likert");
-        checkComponents(where, interactionType, "source", sourceC, "matching");
-        checkComponents(where, interactionType, "target", target, "matching");
-        checkComponents(where, interactionType, "steps", steps, "performance");
+        checkComponents(interactionType, "choices", choices, "choice", "sequencing");
+        checkComponents(interactionType, "scale", scale, "likert");
+        checkComponents(interactionType, "source", sourceC, "matching");
+        checkComponents(interactionType, "target", target, "matching");
+        checkComponents(interactionType, "steps", steps, "performance");
         if (interactionType == null && pattern != null) {
-            throw new XapiException(where + ".correctResponsesPattern", "interaction.without_type",
+            throw new XapiException(path.format() + ".correctResponsesPattern", "interaction.without_type",
                     "correctResponsesPattern needs an interactionType");
         }
         return new ActivityDefinition(name, description, type, moreInfo, interactionType, pattern, choices, scale,
                 sourceC, target, steps, extensions);
     }
 
-    private static void checkComponents(String where, String interactionType, String prop,
+    private void checkComponents(String interactionType, String prop,
                                         List<InteractionComponent> list, String... types) {
         if (list == null) {
             return;
@@ -549,7 +602,7 @@ public final class StatementParser {
                 return;
             }
         }
-        throw new XapiException(where + "." + prop, "interaction.component", "'" + prop
+        throw new XapiException(path.format(prop), "interaction.component", "'" + prop
                 + "' is only allowed with interactionType " + String.join(" or ", types));
     }
 
@@ -561,7 +614,6 @@ public final class StatementParser {
         while (p.nextToken() != JsonToken.END_ARRAY) {
             path.setIndex(out.size());
             expectStart();
-            String where = path.format();
             String id = null;
             Map<String, String> description = null;
             while (p.nextToken() == JsonToken.FIELD_NAME) {
@@ -575,9 +627,9 @@ public final class StatementParser {
                 }
                 path.pop();
             }
-            requireProperty(id, "id", "an interaction component", where);
+            requireProperty(id, "id", "an interaction component");
             if (!ids.add(id)) {
-                throw new XapiException(where + ".id", "interaction.duplicate_id",
+                throw new XapiException(path.format() + ".id", "interaction.duplicate_id",
                         "interaction component id '" + id + "' appears twice");
             }
             out.add(new InteractionComponent(id, description));
@@ -618,7 +670,6 @@ public final class StatementParser {
 
     private Score score() throws IOException {
         expectStart();
-        String where = path.format();
         BigDecimal scaled = null, raw = null, min = null, max = null;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String prop = p.currentName();
@@ -634,13 +685,13 @@ public final class StatementParser {
             path.pop();
         }
         if (scaled != null && (scaled.compareTo(BigDecimal.ONE) > 0 || scaled.compareTo(BigDecimal.ONE.negate()) < 0)) {
-            throw new XapiException(where + ".scaled", "score.scaled", "score.scaled must be between -1 and 1");
+            throw new XapiException(path.format() + ".scaled", "score.scaled", "score.scaled must be between -1 and 1");
         }
-        if (min != null && max != null && min.compareTo(max) > 0) {
-            throw new XapiException(where + ".min", "score.min", "score.min must not be greater than score.max");
+        if (min != null && max != null && min.compareTo(max) >= 0) {
+            throw new XapiException(path.format() + ".min", "score.min", "score.min must be less than score.max");
         }
         if (raw != null && ((min != null && raw.compareTo(min) < 0) || (max != null && raw.compareTo(max) > 0))) {
-            throw new XapiException(where + ".raw", "score.raw", "score.raw must lie between score.min and score.max");
+            throw new XapiException(path.format() + ".raw", "score.raw", "score.raw must lie between score.min and score.max");
         }
         return new Score(scaled, raw, min, max);
     }
@@ -661,7 +712,7 @@ public final class StatementParser {
             p.nextToken();
             path.pushName(prop);
             switch (prop) {
-                case "registration" -> registration = Values.uuid(string(), path.format());
+                case "registration" -> registration = uuid(string(), null);
                 case "instructor" -> instructor = (Actor) objectLike(Expect.ACTOR);
                 case "team" -> team = (Group) objectLike(Expect.GROUP);
                 case "contextActivities" -> activities = contextActivities();
@@ -737,7 +788,6 @@ public final class StatementParser {
         while (p.nextToken() != JsonToken.END_ARRAY) {
             path.setIndex(out.size());
             expectStart();
-            String where = path.format();
             String objectType = null;
             Agent agent = null;
             List<String> types = null;
@@ -754,10 +804,10 @@ public final class StatementParser {
                 path.pop();
             }
             if (!"contextAgent".equals(objectType)) {
-                throw new XapiException(where + ".objectType", "context_agent.object_type",
+                throw new XapiException(path.format() + ".objectType", "context_agent.object_type",
                         "a contextAgents entry must have objectType 'contextAgent'");
             }
-            requireProperty(agent, "agent", "a contextAgents entry", where);
+            requireProperty(agent, "agent", "a contextAgents entry");
             out.add(new ContextAgent(agent, types));
         }
         path.pop();
@@ -771,7 +821,6 @@ public final class StatementParser {
         while (p.nextToken() != JsonToken.END_ARRAY) {
             path.setIndex(out.size());
             expectStart();
-            String where = path.format();
             String objectType = null;
             Group group = null;
             List<String> types = null;
@@ -788,10 +837,10 @@ public final class StatementParser {
                 path.pop();
             }
             if (!"contextGroup".equals(objectType)) {
-                throw new XapiException(where + ".objectType", "context_group.object_type",
+                throw new XapiException(path.format() + ".objectType", "context_group.object_type",
                         "a contextGroups entry must have objectType 'contextGroup'");
             }
-            requireProperty(group, "group", "a contextGroups entry", where);
+            requireProperty(group, "group", "a contextGroups entry");
             out.add(new ContextGroup(group, types));
         }
         path.pop();
@@ -805,7 +854,6 @@ public final class StatementParser {
         while (p.nextToken() != JsonToken.END_ARRAY) {
             path.setIndex(out.size());
             expectStart();
-            String where = path.format();
             String usageType = null, contentType = null, sha2 = null, fileUrl = null;
             Map<String, String> display = null, description = null;
             Long length = null;
@@ -817,7 +865,13 @@ public final class StatementParser {
                     case "usageType" -> usageType = iri();
                     case "display" -> display = languageMap();
                     case "description" -> description = languageMap();
-                    case "contentType" -> contentType = string();
+                    case "contentType" -> {
+                        contentType = string();
+                        if (!Values.isMediaType(contentType)) {
+                            throw new XapiException(path.format(), "attachment.content_type", "contentType '"
+                                    + contentType + "' is not an Internet Media Type such as text/plain");
+                        }
+                    }
                     case "length" -> {
                         if (p.currentToken() != JsonToken.VALUE_NUMBER_INT || p.getLongValue() < 0) {
                             throw new XapiException(path.format(), "attachment.length",
@@ -837,11 +891,11 @@ public final class StatementParser {
                 }
                 path.pop();
             }
-            requireProperty(usageType, "usageType", "an Attachment", where);
-            requireProperty(display, "display", "an Attachment", where);
-            requireProperty(contentType, "contentType", "an Attachment", where);
-            requireProperty(length, "length", "an Attachment", where);
-            requireProperty(sha2, "sha2", "an Attachment", where);
+            requireProperty(usageType, "usageType", "an Attachment");
+            requireProperty(display, "display", "an Attachment");
+            requireProperty(contentType, "contentType", "an Attachment");
+            requireProperty(length, "length", "an Attachment");
+            requireProperty(sha2, "sha2", "an Attachment");
             out.add(new Attachment(usageType, display, description, contentType, length, sha2, fileUrl));
         }
         path.pop();
@@ -1033,12 +1087,20 @@ public final class StatementParser {
     }
 
     private void requireProperty(Object value, String prop, String in) {
-        requireProperty(value, prop, in, path.format());
+        if (value == null) {
+            throw new XapiException(path.format(prop), "property.missing", in + " must have '" + prop + "'");
+        }
     }
 
-    private static void requireProperty(Object value, String prop, String in, String where) {
-        if (value == null) {
-            throw new XapiException(where + "." + prop, "property.missing", in + " must have '" + prop + "'");
+    /**
+     * A UUID in standard string form; {@code child} names the property under the current path for the error
+     * (null when the path already points at the value).
+     */
+    private UUID uuid(String v, String child) {
+        if (!Values.isUuid(v)) {
+            throw new XapiException(child == null ? path.format() : path.format(child), "uuid.invalid", "'" + v
+                    + "' is not a UUID in standard string form (8-4-4-4-12 hexadecimal digits)");
         }
+        return UUID.fromString(v);
     }
 }

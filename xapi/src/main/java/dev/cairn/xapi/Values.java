@@ -1,27 +1,33 @@
 package dev.cairn.xapi;
 
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeFormatter;
+import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.Set;
 import java.util.UUID;
-import java.util.regex.Pattern;
 
-/** Checks for the scalar types of xAPI (Data 4): IRIs, UUIDs, language tags, timestamps, durations. */
+/**
+ * Checks for the scalar types of xAPI (Data 4): IRIs, UUIDs, language tags, timestamps, durations, mailto IRIs,
+ * hashes and media types. Every check is a single pass over the characters with no regular expressions and no
+ * allocation, so the parser's cost stays close to Jackson's tokenizing.
+ */
 public final class Values {
-    private static final Pattern LANGUAGE_TAG = Pattern.compile(
-            "(?i)([a-z]{2,3}(-[a-z]{3}){0,3}|[a-z]{4,8})(-[a-z]{4})?(-([a-z]{2}|[0-9]{3}))?(-([a-z0-9]{5,8}|[0-9][a-z0-9]{3}))*"
-            + "(-[0-9a-wy-z](-[a-z0-9]{2,8})+)*(-x(-[a-z0-9]{1,8})+)?|x(-[a-z0-9]{1,8})+|i-[a-z]{2,8}");
-    private static final Pattern TIMESTAMP = Pattern.compile(
-            "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2}|[+-]\\d{4}|[+-]\\d{2})");
-    private static final Pattern DURATION = Pattern.compile(
-            "P(?=\\d|T\\d)(\\d+(\\.\\d+)?Y)?(\\d+(\\.\\d+)?M)?(\\d+(\\.\\d+)?W)?(\\d+(\\.\\d+)?D)?"
-            + "(T(?=\\d)(\\d+(\\.\\d+)?H)?(\\d+(\\.\\d+)?M)?(\\d+(\\.\\d+)?S)?)?");
+    /** RFC 5646 section 2.2.8: the irregular grandfathered tags, which do not follow the langtag syntax. */
+    private static final Set<String> IRREGULAR_TAGS = Set.of("en-gb-oed", "i-ami", "i-bnn", "i-default",
+            "i-enochian", "i-hak", "i-klingon", "i-lux", "i-mingo", "i-navajo", "i-pwn", "i-tao", "i-tay", "i-tsu",
+            "sgn-be-fr", "sgn-be-nl", "sgn-ch-de");
 
     private Values() {
     }
 
-    /** An absolute IRI: a scheme, a colon and no whitespace (RFC 3987 in the shape xAPI needs). */
+    // ---- IRIs ------------------------------------------------------------------------------------------------
+
+    /**
+     * An absolute IRI (RFC 3987) in the shape xAPI needs (Data 4.2): a scheme (a letter, then letters, digits,
+     * {@code + - .}), a colon, and a non-empty rest without whitespace, control characters or the characters
+     * RFC 3987 excludes ({@code < > " { } | \ ^ `}). A value without a scheme is rejected (Data 2.2, XAPI-00011).
+     */
     public static boolean isIri(String s) {
         int colon = s.indexOf(':');
         if (colon < 1 || !isAsciiLetter(s.charAt(0))) {
@@ -29,25 +35,52 @@ public final class Values {
         }
         for (int i = 1; i < colon; i++) {
             char c = s.charAt(i);
-            if (!(isAsciiLetter(c) || (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.')) {
+            if (!(isAsciiLetter(c) || isDigit(c) || c == '+' || c == '-' || c == '.')) {
                 return false;
             }
         }
         for (int i = colon + 1; i < s.length(); i++) {
             char c = s.charAt(i);
             if (c <= ' ' || c == '<' || c == '>' || c == '"' || c == '{' || c == '}' || c == '|' || c == '\\'
-                    || c == '^' || c == '`') {
+                    || c == '^' || c == '`' || (c >= 0x7f && c <= 0x9f)) {
                 return false;
             }
         }
         return colon + 1 < s.length();
     }
 
-    private static boolean isAsciiLetter(char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    /**
+     * A mailto IRI naming one email address (Data 2.4.2.3 mbox): {@code mailto:} then a non-empty local part, one
+     * {@code @} and a non-empty domain, without whitespace or the characters an address cannot hold unquoted.
+     */
+    public static boolean isMailto(String s) {
+        if (!s.startsWith("mailto:")) {
+            return false;
+        }
+        int at = -1;
+        for (int i = 7; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '@') {
+                if (at >= 0) {
+                    return false;
+                }
+                at = i;
+            } else if (c <= ' ' || c == '<' || c == '>' || c == '"' || c == '(' || c == ')' || c == ',' || c == ';'
+                    || c == ':' || c == '\\' || c == '[' || c == ']' || c == '?' || c == 0x7f) {
+                return false;
+            }
+        }
+        return at > 7 && at < s.length() - 1 && s.charAt(at + 1) != '.' && s.charAt(s.length() - 1) != '.';
     }
 
-    /** A UUID in its canonical 8-4-4-4-12 hexadecimal form. */
+    // ---- UUIDs -----------------------------------------------------------------------------------------------
+
+    /**
+     * A UUID in the standard string form of RFC 4122 (Data 4.4): 8-4-4-4-12 hexadecimal digits, either case
+     * ("case insensitive on input"). Every version and variant is accepted: Data 2.4.1 calls all versions of the
+     * RFC 4122 variant valid and Data 4.4 only recommends that variant, and statements imported from other
+     * systems carry ids of every kind.
+     */
     public static boolean isUuid(String s) {
         if (s.length() != 36) {
             return false;
@@ -58,61 +91,401 @@ public final class Values {
                 if (c != '-') {
                     return false;
                 }
-            } else if (Character.digit(c, 16) < 0) {
+            } else if (!isHexDigit(c)) {
                 return false;
             }
         }
         return true;
     }
 
-    /** Parses a canonical UUID, or throws with the given location. */
+    /** Parses a standard-form UUID, or throws {@code uuid.invalid} at the given location. */
     public static UUID uuid(String s, String where) {
         if (!isUuid(s)) {
-            throw new XapiException(where, "uuid.invalid", "'" + s + "' is not a UUID (expected 8-4-4-4-12 hex digits)");
+            throw new XapiException(where, "uuid.invalid", "'" + s
+                    + "' is not a UUID in standard string form (8-4-4-4-12 hexadecimal digits)");
         }
         return UUID.fromString(s);
     }
 
+    // ---- language tags ---------------------------------------------------------------------------------------
+
+    /**
+     * An RFC 5646 language tag (Data 2.2: the LRS "MUST at least validate that the sequence of token lengths for
+     * language map keys matches the RFC 5646 standard"): language (2-3 letters with up to three 3-letter
+     * extlangs, or 4-8 letters), optional script (4 letters), optional region (2 letters or 3 digits), variants
+     * (5-8 alphanumerics, or a digit and 3 alphanumerics), extensions (a singleton then subtags of 2-8) and a
+     * private use part ({@code x} then subtags of 1-8); or a private use tag alone; or an irregular
+     * grandfathered tag.
+     */
     public static boolean isLanguageTag(String s) {
-        return LANGUAGE_TAG.matcher(s).matches();
+        int n = s.length();
+        if (n == 0 || n > 255) {
+            return false;
+        }
+        int start = 0;
+        int end = subtagEnd(s, 0);
+        if (end < 0) {
+            return false;
+        }
+        int len = end - start;
+        if (len == 1) {
+            char c = s.charAt(0);
+            if (c == 'x' || c == 'X') {
+                return privateUse(s, end);
+            }
+            return (c == 'i' || c == 'I') && IRREGULAR_TAGS.contains(s.toLowerCase(Locale.ROOT));
+        }
+        if (!isAlpha(s, start, end)) {
+            return false;
+        }
+        if (len > 8) {
+            return false;
+        }
+        if (n == 9 && IRREGULAR_TAGS.contains(s.toLowerCase(Locale.ROOT))) {
+            return true;
+        }
+        // extlang: up to three 3-letter subtags after a 2-3 letter language
+        if (len <= 3) {
+            for (int k = 0; k < 3 && end < n; k++) {
+                int e = subtagEnd(s, end + 1);
+                if (e < 0) {
+                    return false;
+                }
+                if (e - end - 1 == 3 && isAlpha(s, end + 1, e)) {
+                    end = e;
+                } else {
+                    break;
+                }
+            }
+        }
+        // script
+        if (end < n) {
+            int e = subtagEnd(s, end + 1);
+            if (e < 0) {
+                return false;
+            }
+            if (e - end - 1 == 4 && isAlpha(s, end + 1, e)) {
+                end = e;
+            }
+        }
+        // region
+        if (end < n) {
+            int e = subtagEnd(s, end + 1);
+            if (e < 0) {
+                return false;
+            }
+            int l = e - end - 1;
+            if ((l == 2 && isAlpha(s, end + 1, e)) || (l == 3 && isDigits(s, end + 1, e))) {
+                end = e;
+            }
+        }
+        // variants
+        while (end < n) {
+            int e = subtagEnd(s, end + 1);
+            if (e < 0) {
+                return false;
+            }
+            int l = e - end - 1;
+            if ((l >= 5 && l <= 8 && isAlnum(s, end + 1, e))
+                    || (l == 4 && isDigit(s.charAt(end + 1)) && isAlnum(s, end + 1, e))) {
+                end = e;
+            } else {
+                break;
+            }
+        }
+        // extensions
+        while (end < n) {
+            int e = subtagEnd(s, end + 1);
+            if (e < 0) {
+                return false;
+            }
+            char c = s.charAt(end + 1);
+            if (e - end - 1 != 1 || c == 'x' || c == 'X') {
+                break;
+            }
+            if (!isAlnum(s, end + 1, e)) {
+                return false;
+            }
+            end = e;
+            int count = 0;
+            while (end < n) {
+                int f = subtagEnd(s, end + 1);
+                if (f < 0) {
+                    return false;
+                }
+                int l = f - end - 1;
+                if (l < 2 || l > 8 || !isAlnum(s, end + 1, f)) {
+                    break;
+                }
+                end = f;
+                count++;
+            }
+            if (count == 0) {
+                return false;
+            }
+        }
+        if (end == n) {
+            return true;
+        }
+        // private use
+        int e = subtagEnd(s, end + 1);
+        if (e - end - 1 != 1 || (s.charAt(end + 1) != 'x' && s.charAt(end + 1) != 'X')) {
+            return false;
+        }
+        return privateUse(s, e);
     }
 
-    /** An ISO 8601 timestamp with a time zone, as Data 4.5 requires. */
+    /** After the {@code x} singleton at {@code [.., from)}: one or more subtags of 1-8 alphanumerics. */
+    private static boolean privateUse(String s, int from) {
+        int n = s.length();
+        if (from >= n) {
+            return false;
+        }
+        int end = from;
+        while (end < n) {
+            int e = subtagEnd(s, end + 1);
+            if (e < 0 || e - end - 1 > 8 || !isAlnum(s, end + 1, e)) {
+                return false;
+            }
+            end = e;
+        }
+        return true;
+    }
+
+    /**
+     * The end of the subtag starting at {@code from} (the index of the next '-' or the length), or -1 when the
+     * subtag is empty (a leading, doubled or trailing '-').
+     */
+    private static int subtagEnd(String s, int from) {
+        int i = from;
+        while (i < s.length() && s.charAt(i) != '-') {
+            i++;
+        }
+        return i == from ? -1 : i;
+    }
+
+    private static boolean isAlpha(String s, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (!isAsciiLetter(s.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isDigits(String s, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (!isDigit(s.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isAlnum(String s, int from, int to) {
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            if (!isAsciiLetter(c) && !isDigit(c)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // ---- timestamps ------------------------------------------------------------------------------------------
+
+    /**
+     * An ISO 8601 combined date and time (Data 4.5) in extended format, {@code YYYY-MM-DDThh:mm:ss[.fraction]},
+     * then a time zone: {@code Z}, {@code ±hh:mm}, {@code ±hhmm} or {@code ±hh}. Without a time zone (Data 4.5
+     * only says a timestamp SHOULD* include one) the time is read as UTC. The offsets {@code -00}, {@code -0000}
+     * and {@code -00:00} are rejected: ISO 8601 does not allow a negative zero offset (RFC 3339 uses it for
+     * "local time unknown"), and the conformance suite expects a 400 for each (XAPI-00123).
+     */
     public static boolean isTimestamp(String s) {
-        if (!TIMESTAMP.matcher(s).matches()) {
-            return false;
-        }
-        try {
-            instant(s);
-            return true;
-        } catch (DateTimeParseException e) {
-            return false;
-        }
+        return parseTimestamp(s, false) != Long.MIN_VALUE;
     }
 
     /** The point in time of a timestamp accepted by {@link #isTimestamp}. */
     public static Instant instant(String s) {
-        String t = s;
-        int n = t.length();
-        // Normalise +hhmm and +hh offsets to +hh:mm for java.time.
-        if (!t.endsWith("Z")) {
-            int sign = Math.max(t.lastIndexOf('+'), t.lastIndexOf('-'));
-            String offset = t.substring(sign + 1);
-            if (offset.length() == 4) {
-                t = t.substring(0, sign + 1) + offset.substring(0, 2) + ":" + offset.substring(2);
-            } else if (offset.length() == 2) {
-                t = t + ":00";
-            }
+        long[] nanos = new long[1];
+        long seconds = parseTimestamp(s, true, nanos);
+        if (seconds == Long.MIN_VALUE) {
+            throw new DateTimeParseException("not an xAPI timestamp", s, 0);
         }
-        if (n > 0 && t.endsWith("-00:00")) {
-            t = t.substring(0, t.length() - 6) + "Z";
-        }
-        return OffsetDateTime.parse(t, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
+        return Instant.ofEpochSecond(seconds, nanos[0]);
     }
 
-    public static boolean isDuration(String s) {
-        return DURATION.matcher(s).matches();
+    private static long parseTimestamp(String s, boolean compute) {
+        return parseTimestamp(s, compute, null);
     }
+
+    /** Epoch seconds (when {@code compute}) or 0, or Long.MIN_VALUE when {@code s} is not a timestamp. */
+    private static long parseTimestamp(String s, boolean compute, long[] nanosOut) {
+        int n = s.length();
+        if (n < 19 || s.charAt(4) != '-' || s.charAt(7) != '-' || (s.charAt(10) != 'T' && s.charAt(10) != 't')
+                || s.charAt(13) != ':' || s.charAt(16) != ':') {
+            return Long.MIN_VALUE;
+        }
+        int year = digits(s, 0, 4), month = digits(s, 5, 2), day = digits(s, 8, 2);
+        int hour = digits(s, 11, 2), minute = digits(s, 14, 2), second = digits(s, 17, 2);
+        if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59
+                || second < 0 || second > 59 || day > daysInMonth(year, month)) {
+            return Long.MIN_VALUE;
+        }
+        int i = 19;
+        long nanos = 0;
+        if (i < n && (s.charAt(i) == '.' || s.charAt(i) == ',')) {
+            int from = ++i;
+            while (i < n && isDigit(s.charAt(i))) {
+                if (i - from < 9) {
+                    nanos = nanos * 10 + (s.charAt(i) - '0');
+                }
+                i++;
+            }
+            if (i == from) {
+                return Long.MIN_VALUE;
+            }
+            for (int k = i - from; k < 9; k++) {
+                nanos *= 10;
+            }
+        }
+        int offsetSeconds = 0;
+        if (i < n) {
+            char c = s.charAt(i);
+            if (c == 'Z' || c == 'z') {
+                if (i + 1 != n) {
+                    return Long.MIN_VALUE;
+                }
+            } else if (c == '+' || c == '-') {
+                int rest = n - i - 1;
+                int oh, om = 0;
+                if (rest == 2) {
+                    oh = digits(s, i + 1, 2);
+                } else if (rest == 4) {
+                    oh = digits(s, i + 1, 2);
+                    om = digits(s, i + 3, 2);
+                } else if (rest == 5 && s.charAt(i + 3) == ':') {
+                    oh = digits(s, i + 1, 2);
+                    om = digits(s, i + 4, 2);
+                } else {
+                    return Long.MIN_VALUE;
+                }
+                if (oh < 0 || om < 0 || oh > 18 || om > 59 || (oh == 18 && om > 0)) {
+                    return Long.MIN_VALUE;
+                }
+                if (c == '-' && oh == 0 && om == 0) {
+                    return Long.MIN_VALUE;
+                }
+                offsetSeconds = (c == '-' ? -1 : 1) * (oh * 3600 + om * 60);
+            } else {
+                return Long.MIN_VALUE;
+            }
+        }
+        if (!compute) {
+            return 0;
+        }
+        nanosOut[0] = nanos;
+        long epochDay = LocalDate.of(year, month, day).toEpochDay();
+        return epochDay * 86400 + hour * 3600L + minute * 60L + second - offsetSeconds;
+    }
+
+    private static int daysInMonth(int year, int month) {
+        return switch (month) {
+            case 2 -> (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28;
+            case 4, 6, 9, 11 -> 30;
+            default -> 31;
+        };
+    }
+
+    /** The value of {@code count} decimal digits at {@code from}, or -1 when one is not a digit. */
+    private static int digits(String s, int from, int count) {
+        int v = 0;
+        for (int i = from; i < from + count; i++) {
+            char c = s.charAt(i);
+            if (!isDigit(c)) {
+                return -1;
+            }
+            v = v * 10 + (c - '0');
+        }
+        return v;
+    }
+
+    // ---- durations -------------------------------------------------------------------------------------------
+
+    /**
+     * An ISO 8601 duration in the format of ISO 8601:2004 section 4.4.3.2 (Data 4.6): {@code P[nY][nM][nD]
+     * [T[nH][nM][nS]]} with at least one component, at least one after {@code T}, components in that order, and a
+     * decimal fraction only on the last component; or {@code PnW} alone. The alternative format of section
+     * 4.4.3.3 ({@code P0003-01-29T04:35:59}) and weeks combined with other components ({@code P4W1D}) are
+     * rejected, as the conformance suite expects (XAPI-00124).
+     */
+    public static boolean isDuration(String s) {
+        int n = s.length();
+        if (n < 3 || s.charAt(0) != 'P') {
+            return false;
+        }
+        int i = 1;
+        int last = -1; // the rank of the last component: Y=0, M=1, D=2, H=4, M=5, S=6; W=7
+        boolean time = false, fraction = false, any = false;
+        while (i < n) {
+            char c = s.charAt(i);
+            if (c == 'T') {
+                if (time) {
+                    return false;
+                }
+                time = true;
+                last = 3;
+                i++;
+                if (i == n) {
+                    return false;
+                }
+                continue;
+            }
+            int from = i;
+            while (i < n && isDigit(s.charAt(i))) {
+                i++;
+            }
+            if (i == from || i == n) {
+                return false;
+            }
+            boolean hasFraction = false;
+            if (s.charAt(i) == '.' || s.charAt(i) == ',') {
+                int f = ++i;
+                while (i < n && isDigit(s.charAt(i))) {
+                    i++;
+                }
+                if (i == f || i == n) {
+                    return false;
+                }
+                hasFraction = true;
+            }
+            if (fraction) {
+                return false; // a fraction is only allowed on the smallest component given
+            }
+            int rank = switch (s.charAt(i)) {
+                case 'Y' -> time ? -1 : 0;
+                case 'M' -> time ? 5 : 1;
+                case 'D' -> time ? -1 : 2;
+                case 'H' -> time ? 4 : -1;
+                case 'S' -> time ? 6 : -1;
+                case 'W' -> time || any ? -1 : 7;
+                default -> -1;
+            };
+            if (rank <= last) {
+                return false;
+            }
+            last = rank;
+            fraction = hasFraction;
+            any = true;
+            i++;
+        }
+        if (last == 3) {
+            return false; // "T" with no time component
+        }
+        return any && (last != 7 || i == n);
+    }
+
+    // ---- hashes and media types ------------------------------------------------------------------------------
 
     public static boolean isSha1Hex(String s) {
         return s.length() == 40 && isHex(s);
@@ -120,10 +493,66 @@ public final class Values {
 
     public static boolean isHex(String s) {
         for (int i = 0; i < s.length(); i++) {
-            if (Character.digit(s.charAt(i), 16) < 0) {
+            if (!isHexDigit(s.charAt(i))) {
                 return false;
             }
         }
         return !s.isEmpty();
+    }
+
+    /**
+     * An Internet Media Type (RFC 2046/RFC 6838, Data 2.4.11 contentType): {@code type/subtype} made of RFC 7230
+     * token characters, optionally followed by {@code ;} and parameters (checked only for control characters).
+     */
+    public static boolean isMediaType(String s) {
+        int n = s.length();
+        int i = 0;
+        while (i < n && isTokenChar(s.charAt(i))) {
+            i++;
+        }
+        if (i == 0 || i == n || s.charAt(i) != '/') {
+            return false;
+        }
+        int from = ++i;
+        while (i < n && isTokenChar(s.charAt(i))) {
+            i++;
+        }
+        if (i == from) {
+            return false;
+        }
+        while (i < n && (s.charAt(i) == ' ' || s.charAt(i) == '\t')) {
+            i++;
+        }
+        if (i == n) {
+            return true;
+        }
+        if (s.charAt(i) != ';') {
+            return false;
+        }
+        for (; i < n; i++) {
+            char c = s.charAt(i);
+            if ((c < ' ' && c != '\t') || c == 0x7f) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isTokenChar(char c) {
+        return isAsciiLetter(c) || isDigit(c) || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
+    }
+
+    // ---- characters ------------------------------------------------------------------------------------------
+
+    private static boolean isAsciiLetter(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    }
+
+    private static boolean isDigit(char c) {
+        return c >= '0' && c <= '9';
+    }
+
+    private static boolean isHexDigit(char c) {
+        return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
     }
 }
