@@ -1,5 +1,6 @@
 package dev.cairn.ops;
 
+import dev.cairn.store.Dialect;
 import java.nio.file.Path;
 
 /**
@@ -26,9 +27,7 @@ public record Settings(String host, int port, Path data, String db, Path log, St
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port=" + port + " is out of range (0-65535)");
         }
-        if (!db.startsWith("jdbc:sqlite:")) {
-            throw new IllegalArgumentException("db=" + db + " is not supported; use jdbc:sqlite:PATH");
-        }
+        Dialect.of(db);
         if (adminCredential != null) {
             int colon = adminCredential.indexOf(':');
             if (colon < 1 || colon == adminCredential.length() - 1) {

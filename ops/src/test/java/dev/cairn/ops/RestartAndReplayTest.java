@@ -6,27 +6,50 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.cairn.store.Database;
 import dev.cairn.store.ProjectionChecksum;
+import dev.cairn.store.TestDatabase;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Statements outlive the process, and the log rebuilds exactly the tables live projection built. */
+@ParameterizedClass(name = "{0}")
+@MethodSource("dev.cairn.store.TestDatabase#dialects")
 class RestartAndReplayTest {
+    @Parameter
+    String dialect;
     @TempDir
     Path data;
+    TestDatabase database;
+
+    @BeforeEach
+    void createDatabase() {
+        database = TestDatabase.create(dialect, data);
+    }
+
+    @AfterEach
+    void dropDatabase() {
+        if (database != null) {
+            database.close();
+        }
+    }
 
     @Test
     void statementsSurviveARestart() throws Exception {
         List<String> ids = new ArrayList<>();
-        try (TestLrs lrs = new TestLrs(data)) {
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
             for (int i = 0; i < 5; i++) {
                 ids.add(TestLrs.json(lrs.post(statement("r" + i + "@example.com", COMPLETED, "http://example.com/r"))).get(0).asText());
             }
         }
-        try (TestLrs lrs = new TestLrs(data)) {
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
             for (String id : ids) {
                 assertEquals(200, lrs.get("/xapi/statements?statementId=" + id).statusCode(), id);
             }
@@ -36,7 +59,7 @@ class RestartAndReplayTest {
 
     @Test
     void replayRebuildsTablesEqualToTheLiveOnes() throws Exception {
-        try (TestLrs lrs = new TestLrs(data)) {
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
             for (int i = 0; i < 20; i++) {
                 StringBuilder batch = new StringBuilder("[");
                 for (int j = 0; j < 5; j++) {
@@ -49,13 +72,12 @@ class RestartAndReplayTest {
             lrs.post("{\"actor\":{\"mbox\":\"mailto:admin@example.com\"},\"verb\":{\"id\":\"http://adlnet.gov/expapi/verbs/voided\"},"
                     + "\"object\":{\"objectType\":\"StatementRef\",\"id\":\"" + first + "\"}}");
         }
-        Settings settings = TestLrs.settings(data);
         Map<String, String> live;
-        try (Database db = Database.open(settings.db())) {
+        try (Database db = Database.open(database.url())) {
             live = ProjectionChecksum.of(db);
         }
-        assertEquals(0, Main.run("replay", "--data", data.toString()));
-        try (Database db = Database.open(settings.db())) {
+        assertEquals(0, Main.run("replay", "--data", data.toString(), "--db", database.url()));
+        try (Database db = Database.open(database.url())) {
             assertEquals(live, ProjectionChecksum.of(db));
         }
         assertEquals("101", live.get("statement").split(":")[0]);

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.store.TestDatabase;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -23,21 +24,35 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
-/** The Statement resource over real HTTP, on SQLite and a real Chronicle log in a temporary directory. */
+/** The Statement resource over real HTTP, on each database and a real Chronicle log in a temporary directory. */
+@ParameterizedClass(name = "{0}")
+@MethodSource("dev.cairn.store.TestDatabase#dialects")
 class StatementApiTest {
+    @Parameter
+    String dialect;
     @TempDir
     Path data;
+    TestDatabase database;
     TestLrs lrs;
 
     @BeforeEach
     void start() throws Exception {
-        lrs = new TestLrs(data);
+        database = TestDatabase.create(dialect, data);
+        lrs = new TestLrs(data, database.url());
     }
 
     @AfterEach
     void stop() {
-        lrs.close();
+        if (lrs != null) {
+            lrs.close();
+        }
+        if (database != null) {
+            database.close();
+        }
     }
 
     @Test

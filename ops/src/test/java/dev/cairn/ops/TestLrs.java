@@ -19,16 +19,18 @@ final class TestLrs implements AutoCloseable {
     static final ObjectMapper JSON = new ObjectMapper();
 
     final Path data;
+    final String db;
     final Cairn cairn;
     final HttpClient http = HttpClient.newHttpClient();
 
-    TestLrs(Path data) throws Exception {
+    TestLrs(Path data, String db) throws Exception {
         this.data = data;
-        this.cairn = Cairn.start(settings(data), Clock.systemUTC());
+        this.db = db;
+        this.cairn = Cairn.start(settings(data, db), Clock.systemUTC());
     }
 
-    static Settings settings(Path data) {
-        return new Settings("127.0.0.1", 0, data, Cairn.defaultDb(data), Cairn.defaultLog(data), KEY + ":" + SECRET,
+    static Settings settings(Path data, String db) {
+        return new Settings("127.0.0.1", 0, data, db, Cairn.defaultLog(data), KEY + ":" + SECRET,
                 "visible", 1 << 20, 100, 1000, 1024, 5000);
     }
 

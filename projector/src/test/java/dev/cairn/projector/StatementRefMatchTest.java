@@ -10,6 +10,7 @@ import dev.cairn.store.Database;
 import dev.cairn.store.KeyFilter;
 import dev.cairn.store.StatementQuery;
 import dev.cairn.store.StatementReader;
+import dev.cairn.store.TestDatabase;
 import dev.cairn.store.WatermarkTracker;
 import dev.cairn.xapi.FilterKey;
 import dev.cairn.xapi.Ifi;
@@ -79,19 +80,21 @@ class StatementRefMatchTest {
                         Map.of("verb v:t", List.of("ref", "void"), "activity a:t", List.of("ref", "void"),
                                 "verb " + VOIDED, List.of("void"))));
         List<Arguments> out = new ArrayList<>();
-        for (Scenario s : all) {
-            for (List<S> order : permutations(s.statements())) {
-                out.add(Arguments.of(s.title() + " " + order.stream().map(S::name).toList(), order, s.expected()));
+        for (String dialect : TestDatabase.dialects().toList()) {
+            for (Scenario s : all) {
+                for (List<S> order : permutations(s.statements())) {
+                    out.add(Arguments.of(dialect, s.title() + " " + order.stream().map(S::name).toList(), order, s.expected()));
+                }
             }
         }
         return out.stream();
     }
 
-    @ParameterizedTest(name = "{0}")
+    @ParameterizedTest(name = "{0}: {1}")
     @MethodSource("scenarios")
-    void everyArrivalOrderGivesTheSameMatches(String title, List<S> order, Map<String, List<String>> expected) {
-        try (EventLog log = EventLog.open(dir.resolve("log")); Database db = Database.open("jdbc:sqlite:" + dir.resolve("p.db"));
-             LogAppender appender = log.appender()) {
+    void everyArrivalOrderGivesTheSameMatches(String dialect, String title, List<S> order, Map<String, List<String>> expected) {
+        try (TestDatabase database = TestDatabase.create(dialect, dir); EventLog log = EventLog.open(dir.resolve("log"));
+             Database db = Database.open(database.url()); LogAppender appender = log.appender()) {
             long stored = 1;
             for (S s : order) {
                 appender.append(new StatementsStored(List.of(statement(s, stored++))));

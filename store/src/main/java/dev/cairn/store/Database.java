@@ -37,9 +37,11 @@ public final class Database implements AutoCloseable {
         config.setPoolName("cairn-readers");
         config.setMaximumPoolSize(8);
         config.setMinimumIdle(1);
-        // sqlite-jdbc reads these driver properties on every new connection.
-        config.addDataSourceProperty("busy_timeout", "10000");
-        config.addDataSourceProperty("journal_mode", "WAL");
+        if (dialect == Dialect.SQLITE) {
+            // sqlite-jdbc reads these driver properties on every new connection.
+            config.addDataSourceProperty("busy_timeout", "10000");
+            config.addDataSourceProperty("journal_mode", "WAL");
+        }
         HikariDataSource pool = new HikariDataSource(config);
         return new Database(jdbcUrl, dialect, pool);
     }

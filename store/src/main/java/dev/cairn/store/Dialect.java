@@ -21,6 +21,18 @@ public enum Dialect {
                 }
             }
         }
+    },
+    POSTGRESQL("postgresql") {
+        @Override
+        void configure(Connection c, boolean writer) throws SQLException {
+            if (writer) {
+                try (Statement s = c.createStatement()) {
+                    // The log already makes every event durable and a replay rebuilds what a crash loses, so the
+                    // projector's commits need not wait for the WAL flush.
+                    s.execute("SET synchronous_commit = off");
+                }
+            }
+        }
     };
 
     private final String folder;
@@ -29,7 +41,8 @@ public enum Dialect {
 
     Dialect(String folder) {
         this.folder = folder;
-        this.statements = SqlFile.load("/dev/cairn/store/" + folder + "/statements.sql");
+        this.statements = SqlFile.load("/dev/cairn/store/statements.sql")
+                .with(SqlFile.load("/dev/cairn/store/" + folder + "/statements.sql"));
         this.migrations = SqlFile.load("/dev/cairn/store/" + folder + "/migrations.sql");
     }
 
@@ -38,7 +51,11 @@ public enum Dialect {
         if (jdbcUrl.startsWith("jdbc:sqlite:")) {
             return SQLITE;
         }
-        throw new IllegalArgumentException("database URL '" + jdbcUrl + "' is not supported; use jdbc:sqlite:PATH");
+        if (jdbcUrl.startsWith("jdbc:postgresql:")) {
+            return POSTGRESQL;
+        }
+        throw new IllegalArgumentException("database URL '" + jdbcUrl
+                + "' is not supported; use jdbc:sqlite:PATH or jdbc:postgresql://HOST:PORT/DATABASE?user=USER");
     }
 
     /** Session settings applied to every new connection. */

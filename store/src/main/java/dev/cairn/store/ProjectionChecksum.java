@@ -45,8 +45,9 @@ public final class ProjectionChecksum {
             while (rs.next()) {
                 rows++;
                 for (int i = 1; i <= columns; i++) {
-                    byte[] v = rs.getBytes(i);
-                    digest.update(v == null ? new byte[] {0} : v);
+                    Object v = rs.getObject(i);
+                    digest.update(v == null ? new byte[] {0} : v instanceof byte[] b ? b
+                            : v.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
                     digest.update((byte) 0x1f);
                 }
                 digest.update((byte) 0x1e);

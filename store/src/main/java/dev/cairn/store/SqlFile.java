@@ -50,6 +50,13 @@ public final class SqlFile {
         }
     }
 
+    /** This file's statements with {@code overrides}' added, and replacing any of the same name. */
+    public SqlFile with(SqlFile overrides) {
+        Map<String, String> merged = new LinkedHashMap<>(statements);
+        merged.putAll(overrides.statements);
+        return new SqlFile(overrides.resource + " over " + resource, merged);
+    }
+
     public String get(String name) {
         String sql = statements.get(name);
         if (sql == null) {

@@ -1,0 +1,6 @@
+-- Named SQL statements that only PostgreSQL runs this way (the rest are in ../statements.sql).
+
+-- name: drop_projection
+-- RESTART IDENTITY makes a rebuild assign the same filter_key ids as the first projection did.
+TRUNCATE statement_match, statement_ref, filter_key, statement RESTART IDENTITY;
+UPDATE watermark SET log_index = -1, stored_ms = 0, seq = 0 WHERE id = 1

@@ -1,0 +1,94 @@
+-- Named SQL statements that both dialects run as they are. A dialect's own statements.sql adds the ones whose SQL
+-- differs, and may override any of these by name. Each is loaded once by SqlFile and referred to by its name.
+
+-- name: watermark
+SELECT log_index, stored_ms, seq FROM watermark WHERE id = 1
+
+-- name: advance_watermark
+UPDATE watermark SET log_index = ?, stored_ms = ?, seq = ? WHERE id = 1 AND log_index = ?
+
+-- name: insert_statement
+INSERT INTO statement (seq, id, stored_ms, voided, voiding, json, keys) VALUES (?, ?, ?, ?, ?, ?, ?)
+
+-- name: statement_keys
+SELECT seq, voided, voiding, keys FROM statement WHERE id = ?
+
+-- name: update_keys
+UPDATE statement SET keys = ? WHERE seq = ?
+
+-- name: referrers
+-- The statements whose object is a StatementRef to the given id, with what the projector needs of each.
+SELECT s.seq, s.id, s.voided, s.voiding, s.keys FROM statement_ref r JOIN statement s ON s.seq = r.referrer_seq
+WHERE r.target_id = ?
+
+-- name: set_voided
+UPDATE statement SET voided = 1 WHERE seq = ?
+
+-- name: find_key
+SELECT id FROM filter_key WHERE kind = ? AND value = ?
+
+-- name: insert_key
+INSERT INTO filter_key (kind, value) VALUES (?, ?)
+
+-- name: insert_match
+INSERT INTO statement_match (key_id, scope, seq) VALUES (?, ?, ?)
+
+-- name: delete_match
+DELETE FROM statement_match WHERE key_id = ? AND scope = ? AND seq = ?
+
+-- name: insert_ref
+INSERT INTO statement_ref (referrer_seq, target_id, voiding) VALUES (?, ?, ?)
+
+-- name: statement_by_id
+SELECT json, stored_ms FROM statement WHERE id = ? AND voided = 0
+
+-- name: voided_statement_by_id
+SELECT json, stored_ms FROM statement WHERE id = ? AND voided = 1
+
+-- name: first_seq_stored_after
+SELECT min(seq) FROM statement WHERE stored_ms > ?
+
+-- name: last_seq_stored_at_or_before
+SELECT max(seq) FROM statement WHERE stored_ms <= ?
+
+-- name: insert_credential
+INSERT INTO credential (api_key, salt, hash, iterations, scopes, authority, created_ms) VALUES (?, ?, ?, ?, ?, ?, ?)
+
+-- name: credential_by_key
+SELECT salt, hash, iterations, scopes, authority FROM credential WHERE api_key = ?
+
+-- name: count_credentials
+SELECT count(*) FROM credential
+
+-- name: statements_by_ids
+-- The sequencer's check of ids already stored, voided ones included; '?' is expanded to one marker per id.
+SELECT id, json FROM statement WHERE id IN (?)
+
+-- name: page_unfiltered
+-- {dir} is DESC (newest first) or ASC; the seq bounds are exclusive.
+SELECT seq, json FROM statement WHERE voided = 0 AND seq > ? AND seq < ? ORDER BY seq {dir} LIMIT ?
+
+-- name: page_filtered
+-- The first filter drives one ordered range scan of statement_match; {and_also} adds one also_matches per
+-- further filter. Voided statements have no match rows, so no voided check is needed.
+SELECT s.seq, s.json FROM statement_match m JOIN statement s ON s.seq = m.seq
+WHERE m.key_id = ? AND m.scope = ? AND m.seq > ? AND m.seq < ? {and_also}
+ORDER BY m.seq {dir} LIMIT ?
+
+-- name: also_matches
+AND EXISTS (SELECT 1 FROM statement_match x WHERE x.key_id = ? AND x.scope = ? AND x.seq = m.seq)
+
+-- name: checksum_statement
+SELECT seq, id, stored_ms, voided, voiding, json, keys FROM statement ORDER BY seq
+
+-- name: checksum_filter_key
+SELECT id, kind, value FROM filter_key ORDER BY id
+
+-- name: checksum_statement_match
+SELECT key_id, scope, seq FROM statement_match ORDER BY key_id, scope, seq
+
+-- name: checksum_statement_ref
+SELECT target_id, referrer_seq, voiding FROM statement_ref ORDER BY target_id, referrer_seq
+
+-- name: checksum_watermark
+SELECT log_index, stored_ms, seq FROM watermark
