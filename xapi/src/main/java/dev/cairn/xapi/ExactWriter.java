@@ -5,7 +5,8 @@ import java.util.UUID;
 
 /**
  * Writes the stored ({@code format=exact}) form of a statement: the properties the LRS sets first, then every
- * property the client sent, copied byte for byte from the request.
+ * property the client sent, copied byte for byte from the request, except that a context activity sent as a single
+ * object is enclosed in {@code [ ]} (Data 2.4.6.2: the LRS returns an array).
  */
 public final class ExactWriter {
     private static final byte[] ID = bytes("{\"id\":\"");
@@ -28,7 +29,8 @@ public final class ExactWriter {
         Statement s = parsed.statement();
         int[] members = parsed.members();
         byte[] src = parsed.source();
-        int size = 200 + authority.length;
+        int[] wraps = parsed.wraps();
+        int size = 200 + authority.length + wraps.length;
         for (int i = 0; i < members.length; i += 2) {
             size += members[i + 1] - members[i] + 1;
         }
@@ -45,8 +47,16 @@ public final class ExactWriter {
         if (s.timestamp() == null) {
             out.put(TIMESTAMP).putAscii(stored).putByte('"');
         }
+        // Members and wraps are both in source order, so one forward pass inserts every bracket.
+        int w = 0;
         for (int i = 0; i < members.length; i += 2) {
-            out.putByte(',').put(src, members[i], members[i + 1] - members[i]);
+            out.putByte(',');
+            int from = members[i], end = members[i + 1];
+            while (w < wraps.length && wraps[w] <= end) {
+                out.put(src, from, wraps[w] - from).putByte((w & 1) == 0 ? '[' : ']');
+                from = wraps[w++];
+            }
+            out.put(src, from, end - from);
         }
         out.putByte('}');
         return out.toArray();

@@ -50,6 +50,9 @@ public final class StatementParser {
     private final byte[] source;
     private final JsonPath path = new JsonPath();
     private JsonParser p;
+    /** Offsets of the context activities sent as a single object in the current statement: (start, end) pairs. */
+    private int[] wraps = new int[8];
+    private int wrapCount;
 
     private StatementParser(byte[] source, XapiVersion version) {
         this.source = source;
@@ -134,6 +137,7 @@ public final class StatementParser {
 
     private ParsedStatement topStatement() throws IOException {
         expectStart();
+        wrapCount = 0;
         int[] members = new int[32];
         int memberCount = 0;
         UUID id = null;
@@ -195,7 +199,8 @@ public final class StatementParser {
         checkVoiding(verb, object);
         Statement s = new Statement(id, actor, verb, object, result, context, timestamp, stored, authority,
                 statementVersion, attachments);
-        return new ParsedStatement(s, source, java.util.Arrays.copyOf(members, memberCount));
+        return new ParsedStatement(s, source, java.util.Arrays.copyOf(members, memberCount),
+                wrapCount == 0 ? ParsedStatement.NO_WRAPS : java.util.Arrays.copyOf(wraps, wrapCount));
     }
 
     /** The offset just past a member's value, found from the start of the next token. */
@@ -768,7 +773,16 @@ public final class StatementParser {
 
     private List<Activity> activityList() throws IOException {
         if (p.currentToken() == JsonToken.START_OBJECT) {
-            return List.of((Activity) objectLike(Expect.ACTIVITY));
+            // Data 2.4.6.2: the LRS returns a single object as an array of one; remember where it sits so that the
+            // exact writer can add the brackets without re-serializing it.
+            int start = (int) p.currentTokenLocation().getByteOffset();
+            Activity single = (Activity) objectLike(Expect.ACTIVITY);
+            if (wrapCount + 2 > wraps.length) {
+                wraps = java.util.Arrays.copyOf(wraps, wraps.length * 2);
+            }
+            wraps[wrapCount++] = start;
+            wraps[wrapCount++] = (int) p.currentLocation().getByteOffset();
+            return List.of(single);
         }
         expectArrayStart();
         List<Activity> out = new ArrayList<>();

@@ -35,7 +35,7 @@ final class RoundTrip {
 
         int[] members = parsed.members();
         for (int i = 0; i < members.length; i += 2) {
-            String member = new String(parsed.source(), members[i], members[i + 1] - members[i], StandardCharsets.UTF_8);
+            String member = wrapped(parsed, members[i], members[i + 1]);
             assertTrue(text.contains(member), () -> "the stored form lost the client's bytes " + member + "\n" + text);
         }
 
@@ -46,5 +46,19 @@ final class RoundTrip {
                 in.result(), in.context(), in.timestamp() != null ? in.timestamp() : STORED, STORED, authority,
                 in.version() != null ? in.version() : version.header(), in.attachments());
         assertEquals(expected, out, text);
+    }
+
+    /** The client's bytes of one member with the brackets the stored form adds around single context activities. */
+    static String wrapped(ParsedStatement parsed, int from, int to) {
+        StringBuilder b = new StringBuilder();
+        int at = from;
+        int[] wraps = parsed.wraps();
+        for (int w = 0; w < wraps.length; w++) {
+            if (wraps[w] >= from && wraps[w] <= to) {
+                b.append(new String(parsed.source(), at, wraps[w] - at, StandardCharsets.UTF_8)).append(w % 2 == 0 ? '[' : ']');
+                at = wraps[w];
+            }
+        }
+        return b.append(new String(parsed.source(), at, to - at, StandardCharsets.UTF_8)).toString();
     }
 }
