@@ -7,7 +7,10 @@ import java.util.List;
 /**
  * Statement comparison (Data 2.3.1): two statements are equivalent when they differ only in what the
  * immutability exceptions allow: the properties the LRS sets (authority, stored, version), the serialization
- * of timestamps, verb display, activity definitions and the order of group members.
+ * of timestamps, verb display, activity definitions, the order of group members and case where it does not
+ * matter (the domain of an email address). xAPI 2.0 section 4.2.7 adds that result.duration compares without
+ * the precision beyond 0.01 second, and that IRIs compare by simple string comparison or by the syntax-based
+ * normalization of RFC 3987 5.3.2; the identifying IRIs (verb, activities, IFIs) compare normalized.
  */
 public final class Equivalence {
     private Equivalence() {
@@ -20,7 +23,7 @@ public final class Equivalence {
     }
 
     private static Statement normalize(Statement s, boolean withTimestamp) {
-        return new Statement(s.id(), actor(s.actor()), verb(s.verb()), object(s.object()), s.result(),
+        return new Statement(s.id(), actor(s.actor()), verb(s.verb()), object(s.object()), result(s.result()),
                 context(s.context()), withTimestamp ? instant(s.timestamp()) : null, null, null, null, s.attachments());
     }
 
@@ -28,28 +31,46 @@ public final class Equivalence {
         return timestamp == null ? null : Values.instant(timestamp).toString();
     }
 
+    private static Result result(Result r) {
+        if (r == null || r.duration() == null) {
+            return r;
+        }
+        return new Result(r.score(), r.success(), r.completion(), r.response(),
+                Values.comparableDuration(r.duration()), r.extensions());
+    }
+
     private static Verb verb(Verb v) {
-        return new Verb(v.id(), null);
+        return new Verb(Values.normalizeIri(v.id()), null);
     }
 
     private static Actor actor(Actor a) {
         if (a instanceof Group g) {
-            List<Agent> members = new ArrayList<>(g.members());
+            List<Agent> members = new ArrayList<>(g.members().size());
+            for (Agent m : g.members()) {
+                members.add((Agent) actor(m));
+            }
             members.sort(Comparator.comparing(Agent::toString));
-            return new Group(g.name(), g.ifi(), members);
+            return new Group(g.name(), ifi(g.ifi()), members);
         }
-        return a;
+        return new Agent(a.name(), ifi(a.ifi()));
+    }
+
+    private static Ifi ifi(Ifi ifi) {
+        if (ifi == null || ifi.kind() == Ifi.Kind.MBOX_SHA1SUM) {
+            return ifi;
+        }
+        return new Ifi(ifi.kind(), Values.normalizeIri(ifi.value()), ifi.accountName());
     }
 
     private static StatementObject object(StatementObject o) {
         if (o instanceof Activity activity) {
-            return new Activity(activity.id(), null);
+            return new Activity(Values.normalizeIri(activity.id()), null);
         }
         if (o instanceof Actor actor) {
             return actor(actor);
         }
         if (o instanceof SubStatement sub) {
-            return new SubStatement(actor(sub.actor()), verb(sub.verb()), object(sub.object()), sub.result(),
+            return new SubStatement(actor(sub.actor()), verb(sub.verb()), object(sub.object()), result(sub.result()),
                     context(sub.context()), instant(sub.timestamp()), sub.attachments());
         }
         return o;
@@ -64,7 +85,30 @@ public final class Equivalence {
                 ids(ca.grouping()), ids(ca.category()), ids(ca.other()));
         return new Context(c.registration(), c.instructor() == null ? null : actor(c.instructor()),
                 c.team() == null ? null : (Group) actor(c.team()), normalized, c.revision(), c.platform(),
-                c.language(), c.statement(), c.extensions(), c.contextAgents(), c.contextGroups());
+                c.language(), c.statement(), c.extensions(), contextAgents(c.contextAgents()),
+                contextGroups(c.contextGroups()));
+    }
+
+    private static List<ContextAgent> contextAgents(List<ContextAgent> list) {
+        if (list == null) {
+            return null;
+        }
+        List<ContextAgent> out = new ArrayList<>(list.size());
+        for (ContextAgent ca : list) {
+            out.add(new ContextAgent((Agent) actor(ca.agent()), ca.relevantTypes()));
+        }
+        return out;
+    }
+
+    private static List<ContextGroup> contextGroups(List<ContextGroup> list) {
+        if (list == null) {
+            return null;
+        }
+        List<ContextGroup> out = new ArrayList<>(list.size());
+        for (ContextGroup cg : list) {
+            out.add(new ContextGroup((Group) actor(cg.group()), cg.relevantTypes()));
+        }
+        return out;
     }
 
     private static List<Activity> ids(List<Activity> activities) {
@@ -73,7 +117,7 @@ public final class Equivalence {
         }
         List<Activity> out = new ArrayList<>(activities.size());
         for (Activity a : activities) {
-            out.add(new Activity(a.id(), null));
+            out.add(new Activity(Values.normalizeIri(a.id()), null));
         }
         return out;
     }

@@ -485,6 +485,154 @@ public final class Values {
         return any && (last != 7 || i == n);
     }
 
+    /**
+     * The duration as compared between statements: Data 2.3.1 compares result.duration as a string, and xAPI 2.0
+     * (section 4.2.7) leaves out "any precision beyond 0.01 second", so the fraction of the seconds is cut (never
+     * rounded) after two digits and a comma decimal sign is read as a point. {@code PT1.2367S} and
+     * {@code PT1,23S} compare as {@code PT1.23S}; {@code PT1.2S} stays {@code PT1.2S}.
+     */
+    public static String comparableDuration(String d) {
+        if (d == null || d.isEmpty() || d.charAt(d.length() - 1) != 'S') {
+            return d;
+        }
+        int end = d.length() - 1;
+        int i = end - 1;
+        while (i >= 0 && isDigit(d.charAt(i))) {
+            i--;
+        }
+        if (i < 0 || (d.charAt(i) != '.' && d.charAt(i) != ',')) {
+            return d;
+        }
+        int fractionDigits = end - i - 1;
+        if (fractionDigits <= 2 && d.charAt(i) == '.') {
+            return d;
+        }
+        return d.substring(0, i) + '.' + d.substring(i + 1, i + 1 + Math.min(2, fractionDigits)) + 'S';
+    }
+
+    // ---- IRI comparison ----------------------------------------------------------------------------------------
+
+    /**
+     * The syntax-based normal form of an IRI (RFC 3987 section 5.3.2), the comparison xAPI 2.0 section 4.2.7 allows
+     * beside simple string comparison: scheme and host in lower case, percent-encodings in upper case
+     * (5.3.2.1), NFC (5.3.2.2), percent-encoded unreserved characters decoded (5.3.2.3) and dot segments removed
+     * from the path of a hierarchical IRI (5.3.2.4). The domain of a mailto address is lower-cased too (Data 2.3.1:
+     * "the domain portion an e-mail address is case insensitive"). Returns {@code s} itself when it is already
+     * normal, so that comparing the usual IRIs allocates nothing.
+     */
+    public static String normalizeIri(String s) {
+        int colon = s.indexOf(':');
+        if (colon < 1) {
+            return s;
+        }
+        String n = s;
+        for (int i = 0; i < n.length(); i++) {
+            if (n.charAt(i) >= 0x80) {
+                n = java.text.Normalizer.normalize(n, java.text.Normalizer.Form.NFC);
+                break;
+            }
+        }
+        StringBuilder b = new StringBuilder(n.length());
+        b.append(n, 0, colon).append(':');
+        for (int i = 0; i < colon; i++) {
+            b.setCharAt(i, Character.toLowerCase(n.charAt(i)));
+        }
+        String scheme = b.substring(0, colon);
+        int rest = colon + 1;
+        if (scheme.equals("mailto")) {
+            int at = n.lastIndexOf('@');
+            if (at > rest) {
+                percent(b, n, rest, at + 1);
+                b.append(n.substring(at + 1).toLowerCase(Locale.ROOT));
+                return same(s, b);
+            }
+        }
+        if (!n.startsWith("//", rest)) {
+            percent(b, n, rest, n.length());
+            return same(s, b);
+        }
+        int authorityEnd = rest + 2;
+        while (authorityEnd < n.length() && "/?#".indexOf(n.charAt(authorityEnd)) < 0) {
+            authorityEnd++;
+        }
+        int hostStart = n.lastIndexOf('@', authorityEnd - 1) + 1;
+        if (hostStart <= rest + 2) {
+            hostStart = rest + 2;
+        }
+        percent(b, n, rest, hostStart);
+        StringBuilder host = new StringBuilder();
+        percent(host, n, hostStart, authorityEnd);
+        b.append(host.toString().toLowerCase(Locale.ROOT));
+        int pathEnd = authorityEnd;
+        while (pathEnd < n.length() && n.charAt(pathEnd) != '?' && n.charAt(pathEnd) != '#') {
+            pathEnd++;
+        }
+        StringBuilder path = new StringBuilder();
+        percent(path, n, authorityEnd, pathEnd);
+        b.append(removeDotSegments(path.toString()));
+        percent(b, n, pathEnd, n.length());
+        return same(s, b);
+    }
+
+    private static String same(String original, StringBuilder normal) {
+        return original.contentEquals(normal) ? original : normal.toString();
+    }
+
+    /** Appends {@code s[from, to)} with percent-encodings in upper case and encoded unreserved characters decoded. */
+    private static void percent(StringBuilder b, String s, int from, int to) {
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            if (c == '%' && i + 2 < to && isHexDigit(s.charAt(i + 1)) && isHexDigit(s.charAt(i + 2))) {
+                int v = Character.digit(s.charAt(i + 1), 16) * 16 + Character.digit(s.charAt(i + 2), 16);
+                if (isAsciiLetter((char) v) || isDigit((char) v) || v == '-' || v == '.' || v == '_' || v == '~') {
+                    b.append((char) v);
+                } else {
+                    b.append('%').append(Character.toUpperCase(s.charAt(i + 1)))
+                            .append(Character.toUpperCase(s.charAt(i + 2)));
+                }
+                i += 2;
+            } else {
+                b.append(c);
+            }
+        }
+    }
+
+    /** RFC 3986 section 5.2.4. */
+    static String removeDotSegments(String path) {
+        if (path.indexOf('.') < 0) {
+            return path;
+        }
+        String in = path;
+        StringBuilder out = new StringBuilder(path.length());
+        while (!in.isEmpty()) {
+            if (in.startsWith("../")) {
+                in = in.substring(3);
+            } else if (in.startsWith("./")) {
+                in = in.substring(2);
+            } else if (in.startsWith("/./")) {
+                in = in.substring(2);
+            } else if (in.equals("/.")) {
+                in = "/";
+            } else if (in.startsWith("/../")) {
+                in = in.substring(3);
+                out.setLength(Math.max(0, out.lastIndexOf("/")));
+            } else if (in.equals("/..")) {
+                in = "/";
+                out.setLength(Math.max(0, out.lastIndexOf("/")));
+            } else if (in.equals(".") || in.equals("..")) {
+                in = "";
+            } else {
+                int next = in.indexOf('/', in.charAt(0) == '/' ? 1 : 0);
+                if (next < 0) {
+                    next = in.length();
+                }
+                out.append(in, 0, next);
+                in = in.substring(next);
+            }
+        }
+        return out.toString();
+    }
+
     // ---- hashes and media types ------------------------------------------------------------------------------
 
     public static boolean isSha1Hex(String s) {
