@@ -3,6 +3,7 @@ package dev.cairn.xapi;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -46,6 +47,25 @@ class SpecExamplesTest {
     @MethodSource("examples")
     void parsesAndRoundTripsIn200(String name) {
         RoundTrip.check(resource(name), XapiVersion.V2_0_0);
+    }
+
+    /**
+     * The ids and canonical forms of every stored example are statements again. Canonical keeps every filter key;
+     * ids keeps all but those of an identified Group's members, which that form leaves out.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("examples")
+    void idsAndCanonicalFormsAreStatements(String name) {
+        for (ParsedStatement parsed : StatementParser.parseBatch(resource(name), XapiVersion.V2_0_0)) {
+            byte[] exact = ExactWriter.write(parsed, RoundTrip.ASSIGNED_ID, RoundTrip.STORED, RoundTrip.AUTHORITY, "1.0.3");
+            Statement stored = StatementParser.parseOne(exact, XapiVersion.V2_0_0).statement();
+            Statement ids = StatementParser.parseOne(IdsWriter.write(exact, stored), XapiVersion.V2_0_0).statement();
+            Statement canonical = StatementParser.parseOne(new CanonicalWriter(id -> null, "en-US").write(exact, stored),
+                    XapiVersion.V2_0_0).statement();
+            assertTrue(FilterKeys.of(stored).keys().keySet().containsAll(FilterKeys.of(ids).keys().keySet()), name);
+            assertEquals(FilterKeys.of(stored).refTarget(), FilterKeys.of(ids).refTarget(), name);
+            assertEquals(FilterKeys.of(stored), FilterKeys.of(canonical), name);
+        }
     }
 
     @Test
