@@ -30,7 +30,15 @@ public final class ExactWriter {
         int[] members = parsed.members();
         byte[] src = parsed.source();
         int[] wraps = parsed.wraps();
-        int size = 200 + authority.length + wraps.length;
+        // The exact size, so the buffer is allocated once and returned without a copy.
+        int size = (s.id() == null ? ID.length + 36 + STORED_AFTER_ID.length : STORED_FIRST.length) + stored.length()
+                + AUTHORITY.length + authority.length + wraps.length + 1;
+        if (s.version() == null) {
+            size += VERSION.length + version.length() + 1;
+        }
+        if (s.timestamp() == null) {
+            size += TIMESTAMP.length + stored.length() + 1;
+        }
         for (int i = 0; i < members.length; i += 2) {
             size += members[i + 1] - members[i] + 1;
         }

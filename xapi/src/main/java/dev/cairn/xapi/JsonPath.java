@@ -5,8 +5,10 @@ package dev.cairn.xapi;
  * ({@code $.context.contextActivities.parent[0].id}).
  */
 final class JsonPath {
-    private final String[] names = new String[64];
-    private final int[] indexes = new int[64];
+    private static final int MAX_DEPTH = 64;
+    // Small at first: most statements nest less than 12 levels; grown on demand up to MAX_DEPTH.
+    private String[] names = new String[12];
+    private int[] indexes = new int[12];
     private int depth;
 
     void reset() {
@@ -35,7 +37,11 @@ final class JsonPath {
 
     private void check() {
         if (depth == names.length) {
-            throw new XapiException(format(), "json.too_deep", "JSON is nested more than " + names.length + " levels deep");
+            if (depth == MAX_DEPTH) {
+                throw new XapiException(format(), "json.too_deep", "JSON is nested more than " + MAX_DEPTH + " levels deep");
+            }
+            names = java.util.Arrays.copyOf(names, Math.min(MAX_DEPTH, depth * 2));
+            indexes = java.util.Arrays.copyOf(indexes, names.length);
         }
     }
 

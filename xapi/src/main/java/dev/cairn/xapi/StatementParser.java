@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.JsonStreamContext;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -21,9 +21,9 @@ import java.util.UUID;
  * cheap and single-use per call; use the static entry points.
  */
 public final class StatementParser {
-    private static final JsonFactory FACTORY = JsonFactory.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .build();
+    // Duplicate names are found by fieldName() against the names already read in the same object, which costs no
+    // allocation, instead of Jackson's STRICT_DUPLICATE_DETECTION, which builds a HashSet per object.
+    private static final JsonFactory FACTORY = new JsonFactory();
     private static final Set<String> INTERACTION_TYPES = Set.of("true-false", "choice", "fill-in", "long-fill-in",
             "matching", "performance", "sequencing", "likert", "numeric", "other");
 
@@ -53,6 +53,10 @@ public final class StatementParser {
     /** Offsets of the context activities sent as a single object in the current statement: (start, end) pairs. */
     private int[] wraps = new int[8];
     private int wrapCount;
+    /** The names read so far in each open object, by nesting depth; see {@link #fieldName()}. */
+    private String[][] names = new String[8][];
+    /** For objects with many names (large extensions), a hash set per depth replaces the linear scan. */
+    private java.util.HashSet<String>[] bigNames;
 
     private StatementParser(byte[] source, XapiVersion version) {
         this.source = source;
@@ -122,12 +126,6 @@ public final class StatementParser {
             return out;
         } catch (JsonParseException e) {
             String msg = e.getOriginalMessage();
-            if (msg.startsWith("Duplicate field '") && msg.endsWith("'")) {
-                String name = msg.substring(17, msg.length() - 1);
-                throw new XapiException(path.format(name), "property.duplicate", "property '" + name
-                        + "' appears twice in the same object (line " + e.getLocation().getLineNr() + ", column "
-                        + e.getLocation().getColumnNr() + ")");
-            }
             throw new XapiException(path.format(), "json.malformed", "malformed JSON: " + msg + " (line "
                     + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")");
         } catch (IOException e) {
@@ -138,7 +136,7 @@ public final class StatementParser {
     private ParsedStatement topStatement() throws IOException {
         expectStart();
         wrapCount = 0;
-        int[] members = new int[32];
+        int[] members = new int[16];
         int memberCount = 0;
         UUID id = null;
         Actor actor = null;
@@ -152,16 +150,16 @@ public final class StatementParser {
         String statementVersion = null;
         List<Attachment> attachments = null;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
-            int start = (int) p.currentTokenLocation().getByteOffset();
+            int start = tokenOffset();
             if (memberCount > 0 && members[memberCount - 1] < 0) {
                 members[memberCount - 1] = endBefore(start, true);
             }
-            String name = p.currentName();
+            String name = fieldName();
             p.nextToken();
             path.pushName(name);
             boolean keep = true;
             switch (name) {
-                case "id" -> id = uuid(string(), null);
+                case "id" -> id = uuidValue();
                 case "actor" -> actor = (Actor) objectLike(Expect.ACTOR);
                 case "verb" -> verb = verb();
                 case "object" -> object = objectLike(Expect.OBJECT);
@@ -190,7 +188,7 @@ public final class StatementParser {
             }
         }
         if (memberCount > 0 && members[memberCount - 1] < 0) {
-            members[memberCount - 1] = endBefore((int) p.currentTokenLocation().getByteOffset(), false);
+            members[memberCount - 1] = endBefore(tokenOffset(), false);
         }
         requireProperty(actor, "actor", "a Statement");
         requireProperty(verb, "verb", "a Statement");
@@ -201,6 +199,57 @@ public final class StatementParser {
                 statementVersion, attachments);
         return new ParsedStatement(s, source, java.util.Arrays.copyOf(members, memberCount),
                 wrapCount == 0 ? ParsedStatement.NO_WRAPS : java.util.Arrays.copyOf(wraps, wrapCount));
+    }
+
+    /** The byte offset of the current token (a field name's offset is where its quote starts). */
+    private int tokenOffset() {
+        return (int) p.currentTokenLocation().getByteOffset();
+    }
+
+    /**
+     * The name of the current property, rejected when the same object already had it (property.duplicate). Names
+     * come from Jackson's symbol table, so the same name is usually the same instance and the scan is a few
+     * reference comparisons.
+     */
+    @SuppressWarnings("unchecked")
+    private String fieldName() {
+        JsonStreamContext ctx = p.getParsingContext();
+        String name = ctx.getCurrentName();
+        int depth = ctx.getNestingDepth();
+        int index = ctx.getCurrentIndex();
+        if (depth >= names.length) {
+            names = java.util.Arrays.copyOf(names, Math.max(depth + 1, names.length * 2));
+        }
+        String[] seen = names[depth];
+        if (index < 16) {
+            if (seen == null) {
+                seen = names[depth] = new String[16];
+            }
+            for (int i = 0; i < index; i++) {
+                String other = seen[i];
+                if (other == name || other.equals(name)) {
+                    throw duplicate(name);
+                }
+            }
+            seen[index] = name;
+            return name;
+        }
+        if (bigNames == null || bigNames.length <= depth) {
+            bigNames = java.util.Arrays.copyOf(bigNames == null ? new java.util.HashSet[0] : bigNames, names.length);
+        }
+        if (index == 16) {
+            bigNames[depth] = new java.util.HashSet<>(java.util.Arrays.asList(seen));
+        }
+        if (!bigNames[depth].add(name)) {
+            throw duplicate(name);
+        }
+        return name;
+    }
+
+    private XapiException duplicate(String name) {
+        var at = p.currentTokenLocation();
+        return new XapiException(path.format(name), "property.duplicate", "property '" + name
+                + "' appears twice in the same object (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")");
     }
 
     /** The offset just past a member's value, found from the start of the next token. */
@@ -296,7 +345,7 @@ public final class StatementParser {
         String timestamp = null;
         List<Attachment> attachments = null;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String prop = p.currentName();
+            String prop = fieldName();
             p.nextToken();
             path.pushName(prop);
             int bit;
@@ -516,7 +565,7 @@ public final class StatementParser {
         expectStart();
         String homePage = null, name = null;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String prop = p.currentName();
+            String prop = fieldName();
             p.nextToken();
             path.pushName(prop);
             switch (prop) {
@@ -536,7 +585,7 @@ public final class StatementParser {
         String id = null;
         Map<String, String> display = null;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String prop = p.currentName();
+            String prop = fieldName();
             p.nextToken();
             path.pushName(prop);
             switch (prop) {
@@ -558,7 +607,7 @@ public final class StatementParser {
         List<InteractionComponent> choices = null, scale = null, sourceC = null, target = null, steps = null;
         Map<String, Object> extensions = null;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String prop = p.currentName();
+            String prop = fieldName();
             p.nextToken();
             path.pushName(prop);
             switch (prop) {
@@ -622,7 +671,7 @@ public final class StatementParser {
             String id = null;
             Map<String, String> description = null;
             while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String prop = p.currentName();
+                String prop = fieldName();
                 p.nextToken();
                 path.pushName(prop);
                 switch (prop) {
@@ -650,7 +699,7 @@ public final class StatementParser {
         String response = null, duration = null;
         Map<String, Object> extensions = null;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String prop = p.currentName();
+            String prop = fieldName();
             p.nextToken();
             path.pushName(prop);
             switch (prop) {
@@ -677,7 +726,7 @@ public final class StatementParser {
         expectStart();
         BigDecimal scaled = null, raw = null, min = null, max = null;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String prop = p.currentName();
+            String prop = fieldName();
             p.nextToken();
             path.pushName(prop);
             switch (prop) {
@@ -713,11 +762,11 @@ public final class StatementParser {
         List<ContextAgent> contextAgents = null;
         List<ContextGroup> contextGroups = null;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String prop = p.currentName();
+            String prop = fieldName();
             p.nextToken();
             path.pushName(prop);
             switch (prop) {
-                case "registration" -> registration = uuid(string(), null);
+                case "registration" -> registration = uuidValue();
                 case "instructor" -> instructor = (Actor) objectLike(Expect.ACTOR);
                 case "team" -> team = (Group) objectLike(Expect.GROUP);
                 case "contextActivities" -> activities = contextActivities();
@@ -756,7 +805,7 @@ public final class StatementParser {
         expectStart();
         List<Activity> parent = null, grouping = null, category = null, other = null;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String prop = p.currentName();
+            String prop = fieldName();
             p.nextToken();
             path.pushName(prop);
             switch (prop) {
@@ -775,7 +824,7 @@ public final class StatementParser {
         if (p.currentToken() == JsonToken.START_OBJECT) {
             // Data 2.4.6.2: the LRS returns a single object as an array of one; remember where it sits so that the
             // exact writer can add the brackets without re-serializing it.
-            int start = (int) p.currentTokenLocation().getByteOffset();
+            int start = tokenOffset();
             Activity single = (Activity) objectLike(Expect.ACTIVITY);
             if (wrapCount + 2 > wraps.length) {
                 wraps = java.util.Arrays.copyOf(wraps, wraps.length * 2);
@@ -785,12 +834,23 @@ public final class StatementParser {
             return List.of(single);
         }
         expectArrayStart();
-        List<Activity> out = new ArrayList<>();
         path.pushIndex(0);
-        while (p.nextToken() != JsonToken.END_ARRAY) {
+        if (p.nextToken() == JsonToken.END_ARRAY) {
+            path.pop();
+            return List.of();
+        }
+        Activity first = (Activity) objectLike(Expect.ACTIVITY);
+        if (p.nextToken() == JsonToken.END_ARRAY) {
+            // The usual case, one activity per key: no ArrayList.
+            path.pop();
+            return List.of(first);
+        }
+        List<Activity> out = new ArrayList<>();
+        out.add(first);
+        do {
             path.setIndex(out.size());
             out.add((Activity) objectLike(Expect.ACTIVITY));
-        }
+        } while (p.nextToken() != JsonToken.END_ARRAY);
         path.pop();
         return Collections.unmodifiableList(out);
     }
@@ -806,7 +866,7 @@ public final class StatementParser {
             Agent agent = null;
             List<String> types = null;
             while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String prop = p.currentName();
+                String prop = fieldName();
                 p.nextToken();
                 path.pushName(prop);
                 switch (prop) {
@@ -839,7 +899,7 @@ public final class StatementParser {
             Group group = null;
             List<String> types = null;
             while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String prop = p.currentName();
+                String prop = fieldName();
                 p.nextToken();
                 path.pushName(prop);
                 switch (prop) {
@@ -872,7 +932,7 @@ public final class StatementParser {
             Map<String, String> display = null, description = null;
             Long length = null;
             while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String prop = p.currentName();
+                String prop = fieldName();
                 p.nextToken();
                 path.pushName(prop);
                 switch (prop) {
@@ -920,49 +980,64 @@ public final class StatementParser {
 
     private Map<String, String> languageMap() throws IOException {
         expectStart();
-        Map<String, String> out = new LinkedHashMap<>();
+        Object[] kv = new Object[4];
+        int n = 0;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String tag = p.currentName();
+            String tag = fieldName();
             p.nextToken();
             path.pushName(tag);
             if (!Values.isLanguageTag(tag)) {
                 throw new XapiException(path.format(), "language.invalid",
                         "'" + tag + "' is not an RFC 5646 language tag (e.g. en-US)");
             }
-            out.put(tag, string());
+            if (n == kv.length) {
+                kv = java.util.Arrays.copyOf(kv, n * 2);
+            }
+            kv[n++] = tag;
+            kv[n++] = string();
             path.pop();
         }
-        return Collections.unmodifiableMap(out);
+        return new SmallMap<>(n == kv.length ? kv : java.util.Arrays.copyOf(kv, n));
     }
 
     private Map<String, Object> extensions() throws IOException {
         expectStart();
-        Map<String, Object> out = new LinkedHashMap<>();
+        Object[] kv = new Object[4];
+        int n = 0;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String key = p.currentName();
+            String key = fieldName();
             p.nextToken();
             path.pushName(key);
             if (!Values.isIri(key)) {
                 throw new XapiException(path.format(), "extension.key", "extension key '" + key
                         + "' is not an absolute IRI");
             }
-            out.put(key, anyValue());
+            if (n == kv.length) {
+                kv = java.util.Arrays.copyOf(kv, n * 2);
+            }
+            kv[n++] = key;
+            kv[n++] = anyValue();
             path.pop();
         }
-        return Collections.unmodifiableMap(out);
+        return new SmallMap<>(n == kv.length ? kv : java.util.Arrays.copyOf(kv, n));
     }
 
     /** Any JSON value (extension values): maps, lists, strings, BigDecimal, Boolean, or {@link JsonNull}. */
     private Object anyValue() throws IOException {
         switch (p.currentToken()) {
             case START_OBJECT -> {
-                Map<String, Object> m = new LinkedHashMap<>();
+                Object[] kv = new Object[4];
+                int n = 0;
                 while (p.nextToken() == JsonToken.FIELD_NAME) {
-                    String k = p.currentName();
+                    String k = fieldName();
                     p.nextToken();
-                    m.put(k, anyValue());
+                    if (n == kv.length) {
+                        kv = java.util.Arrays.copyOf(kv, n * 2);
+                    }
+                    kv[n++] = k;
+                    kv[n++] = anyValue();
                 }
-                return Collections.unmodifiableMap(m);
+                return new SmallMap<>(n == kv.length ? kv : java.util.Arrays.copyOf(kv, n));
             }
             case START_ARRAY -> {
                 List<Object> l = new ArrayList<>();
@@ -1104,6 +1179,17 @@ public final class StatementParser {
         if (value == null) {
             throw new XapiException(path.format(prop), "property.missing", in + " must have '" + prop + "'");
         }
+    }
+
+    /** The current string value as a UUID, read from Jackson's buffer without making a String. */
+    private UUID uuidValue() throws IOException {
+        if (p.currentToken() == JsonToken.VALUE_STRING) {
+            UUID u = Values.uuid(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+            if (u != null) {
+                return u;
+            }
+        }
+        return uuid(string(), null);
     }
 
     /**

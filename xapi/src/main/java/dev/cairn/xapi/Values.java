@@ -98,6 +98,36 @@ public final class Values {
         return true;
     }
 
+    /**
+     * The UUID in {@code c[off, off + len)} in standard string form, or null when it is not one; reads the
+     * parser's character buffer directly, so no String is made for a value the model keeps as a UUID.
+     */
+    static UUID uuid(char[] c, int off, int len) {
+        if (len != 36) {
+            return null;
+        }
+        long msb = 0, lsb = 0;
+        for (int i = 0; i < 36; i++) {
+            char ch = c[off + i];
+            if (i == 8 || i == 13 || i == 18 || i == 23) {
+                if (ch != '-') {
+                    return null;
+                }
+                continue;
+            }
+            int v = Character.digit(ch, 16);
+            if (v < 0 || ch > 'f') {
+                return null;
+            }
+            if (i < 18) {
+                msb = (msb << 4) | v;
+            } else {
+                lsb = (lsb << 4) | v;
+            }
+        }
+        return new UUID(msb, lsb);
+    }
+
     /** Parses a standard-form UUID, or throws {@code uuid.invalid} at the given location. */
     public static UUID uuid(String s, String where) {
         if (!isUuid(s)) {
