@@ -18,6 +18,26 @@ public final class Values {
             "i-enochian", "i-hak", "i-klingon", "i-lux", "i-mingo", "i-navajo", "i-pwn", "i-tao", "i-tay", "i-tsu",
             "sgn-be-fr", "sgn-be-nl", "sgn-ch-de");
 
+    /** ASCII characters an IRI cannot hold unencoded: controls, space, DEL and {@code < > " { } | \\ ^ `}. */
+    private static final boolean[] IRI_EXCLUDED = new boolean[128];
+    /** The value of an ASCII hexadecimal digit, or -1. */
+    private static final byte[] HEX = new byte[128];
+
+    static {
+        for (int c = 0; c <= ' '; c++) {
+            IRI_EXCLUDED[c] = true;
+        }
+        IRI_EXCLUDED[0x7f] = true;
+        for (char c : "<>\"{}|\\^`".toCharArray()) {
+            IRI_EXCLUDED[c] = true;
+        }
+        java.util.Arrays.fill(HEX, (byte) -1);
+        for (int i = 0; i < 16; i++) {
+            HEX["0123456789abcdef".charAt(i)] = (byte) i;
+            HEX["0123456789ABCDEF".charAt(i)] = (byte) i;
+        }
+    }
+
     private Values() {
     }
 
@@ -41,8 +61,7 @@ public final class Values {
         }
         for (int i = colon + 1; i < s.length(); i++) {
             char c = s.charAt(i);
-            if (c <= ' ' || c == '<' || c == '>' || c == '"' || c == '{' || c == '}' || c == '|' || c == '\\'
-                    || c == '^' || c == '`' || (c >= 0x7f && c <= 0x9f)) {
+            if (c < 0x80 ? IRI_EXCLUDED[c] : c <= 0x9f) {
                 return false;
             }
         }
@@ -115,8 +134,8 @@ public final class Values {
                 }
                 continue;
             }
-            int v = Character.digit(ch, 16);
-            if (v < 0 || ch > 'f') {
+            int v = ch < 0x80 ? HEX[ch] : -1;
+            if (v < 0) {
                 return null;
             }
             if (i < 18) {
