@@ -1,13 +1,19 @@
 package dev.cairn.ingest;
 
 import com.lmax.disruptor.EventHandler;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.log.DocumentWritten;
+import dev.cairn.log.DocumentsDeleted;
+import dev.cairn.log.Event;
 import dev.cairn.log.EventLog;
 import dev.cairn.log.LogAppender;
 import dev.cairn.log.LogEntry;
 import dev.cairn.log.LogTailer;
 import dev.cairn.log.StatementsStored;
 import dev.cairn.log.StoredStatement;
-import dev.cairn.store.StatementLookup;
+import dev.cairn.store.KnownState;
+import dev.cairn.store.StoredDocument;
+import dev.cairn.xapi.DocumentKey;
 import dev.cairn.xapi.Equivalence;
 import dev.cairn.xapi.ExactWriter;
 import dev.cairn.xapi.ParsedStatement;
@@ -17,7 +23,6 @@ import dev.cairn.xapi.Timestamps;
 import dev.cairn.xapi.XapiVersion;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -28,19 +33,20 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The single consumer of the ingest ring and the one place where writes are decided, so decisions need no locks
- * and no transaction retries. For each ring batch it looks up every statement id of the batch at once (store
- * snapshot at watermark W plus the overlay of what it appended after W), decides each write in ring order,
- * appends one event per accepted request, and at the end of the batch syncs the log once (group commit) before
- * completing the requests.
+ * and no transaction retries. For each ring batch it looks up every statement id and document key of the batch
+ * at once (store snapshot at watermark W plus the overlays of what it appended after W), decides each write in
+ * ring order (statement conflicts, document preconditions and merges), appends one event per accepted request,
+ * and at the end of the batch syncs the log once (group commit) before completing the requests.
  */
 public final class Sequencer implements EventHandler<RingSlot> {
     private static final Logger LOG = LoggerFactory.getLogger(Sequencer.class);
 
     private final EventLog log;
-    private final StatementLookup lookup;
+    private final KnownState known;
     private final Clock clock;
     private final Runnable afterSync;
     private final StatementOverlay overlay = new StatementOverlay();
+    private final DocumentOverlay documents = new DocumentOverlay();
     private final List<WriteCommand> batch = new ArrayList<>();
     private final List<WriteOutcome> outcomes = new ArrayList<>();
     private LogAppender appender;
@@ -49,9 +55,9 @@ public final class Sequencer implements EventHandler<RingSlot> {
     /**
      * @param afterSync called after each sync, before the requests complete (wakes an in-process projector)
      */
-    public Sequencer(EventLog log, StatementLookup lookup, Clock clock, Runnable afterSync) {
+    public Sequencer(EventLog log, KnownState known, Clock clock, Runnable afterSync) {
         this.log = log;
-        this.lookup = lookup;
+        this.known = known;
         this.clock = clock;
         this.afterSync = afterSync;
     }
@@ -62,13 +68,19 @@ public final class Sequencer implements EventHandler<RingSlot> {
         recoverOverlay();
     }
 
-    /** Rebuilds the overlay from the log entries after the store's watermark (they may not be projected yet). */
+    /** Rebuilds the overlays from the log entries after the store's watermark (they may not be projected yet). */
     private void recoverOverlay() {
-        long w = lookup.find(List.of()).watermark().logIndex();
+        long w = known.find(List.of(), List.of()).watermark().logIndex();
         int entries = 0;
         try (LogTailer tailer = log.tailer(w)) {
             LogEntry e;
             while ((e = tailer.next()) != null) {
+                entries++;
+                if (!(e.event() instanceof StatementsStored)) {
+                    documents.add(e.index(), e.event());
+                    lastStoredMillis = Math.max(lastStoredMillis, updatedMillis(e.event()));
+                    continue;
+                }
                 List<UUID> ids = new ArrayList<>();
                 List<byte[]> jsons = new ArrayList<>();
                 for (StoredStatement s : ((StatementsStored) e.event()).statements()) {
@@ -77,7 +89,6 @@ public final class Sequencer implements EventHandler<RingSlot> {
                     lastStoredMillis = Math.max(lastStoredMillis, s.storedMillis());
                 }
                 overlay.add(e.index(), ids, jsons);
-                entries++;
             }
         }
         if (entries > 0) {
@@ -97,22 +108,28 @@ public final class Sequencer implements EventHandler<RingSlot> {
     private void decideBatch() {
         try {
             Set<UUID> ids = new HashSet<>();
+            Set<DocumentKey> keys = new HashSet<>();
             for (WriteCommand c : batch) {
-                if (c.putId() != null) {
-                    ids.add(c.putId());
-                }
-                for (ParsedStatement p : c.statements()) {
-                    if (p.statement().id() != null) {
-                        ids.add(p.statement().id());
+                if (c instanceof WriteCommand.Statements s) {
+                    if (s.putId() != null) {
+                        ids.add(s.putId());
                     }
+                    for (ParsedStatement p : s.statements()) {
+                        if (p.statement().id() != null) {
+                            ids.add(p.statement().id());
+                        }
+                    }
+                } else if (c instanceof WriteCommand.Document d && !d.all()) {
+                    keys.add(d.key());
                 }
             }
-            StatementLookup.Snapshot snapshot = lookup.find(ids);
+            KnownState.Snapshot snapshot = known.find(ids, keys);
             overlay.prune(snapshot.watermark().logIndex());
-            Map<UUID, byte[]> stored = new HashMap<>(snapshot.stored());
+            documents.prune(snapshot.watermark().logIndex());
             boolean appended = false;
             for (WriteCommand c : batch) {
-                WriteOutcome o = decide(c, stored);
+                WriteOutcome o = c instanceof WriteCommand.Statements s ? decide(s, snapshot.stored())
+                        : decide((WriteCommand.Document) c, snapshot.documents());
                 outcomes.add(o);
                 appended |= o instanceof WriteOutcome.Accepted a && a.logIndex() >= 0;
             }
@@ -134,7 +151,7 @@ public final class Sequencer implements EventHandler<RingSlot> {
         }
     }
 
-    private WriteOutcome decide(WriteCommand c, Map<UUID, byte[]> stored) {
+    private WriteOutcome decide(WriteCommand.Statements c, Map<UUID, byte[]> stored) {
         long now = Math.max(clock.millis(), lastStoredMillis);
         String storedText = Timestamps.format(now);
         String version = c.version() == XapiVersion.V2_0_0 ? "2.0.0" : "1.0.0";
@@ -153,7 +170,7 @@ public final class Sequencer implements EventHandler<RingSlot> {
             if (existing != null) {
                 Statement before = StatementParser.parseOne(existing, XapiVersion.V2_0_0).statement();
                 if (!Equivalence.equivalent(withId(s, id), before)) {
-                    return new WriteOutcome.Conflict(id, "statement " + id
+                    return new WriteOutcome.Refused(409, "statement.conflict", "statement " + id, "statement " + id
                             + " is already stored with different content; statements cannot be changed");
                 }
                 continue; // an equivalent statement is already stored: nothing to do
@@ -170,6 +187,66 @@ public final class Sequencer implements EventHandler<RingSlot> {
         lastStoredMillis = now;
         overlay.add(index, newIds, newJson);
         return new WriteOutcome.Accepted(ids, index);
+    }
+
+    /** Decides a document write against its current state: preconditions, the 409 rule, the POST merge. */
+    private WriteOutcome decide(WriteCommand.Document c, Map<DocumentKey, StoredDocument> stored) {
+        long now = Math.max(clock.millis(), lastStoredMillis);
+        if (c.all()) {
+            return appendDocumentEvent(new DocumentsDeleted(c.key(), true, now), now);
+        }
+        DocumentOverlay.Known k = documents.find(c.key());
+        StoredDocument current = k == null ? stored.get(c.key())
+                : k instanceof DocumentOverlay.Present p ? p.document() : null;
+        if (!c.preconditions().allow(current == null ? null : current.etag())) {
+            return new WriteOutcome.Refused(412, "document.precondition_failed", "header If-Match / If-None-Match",
+                    current == null ? "the precondition failed: there is no document here"
+                            : "the precondition failed: the document's ETag is now \"" + current.etag() + "\"");
+        }
+        switch (c.operation()) {
+            case DELETE -> {
+                if (current == null) {
+                    return new WriteOutcome.Accepted(List.of(), -1);
+                }
+                return appendDocumentEvent(new DocumentsDeleted(c.key(), false, now), now);
+            }
+            case PUT -> {
+                if (current != null && c.preconditionRequired() && c.preconditions().isEmpty()) {
+                    return new WriteOutcome.Refused(409, "document.conflict", "header If-Match",
+                            "a document already exists here; to replace it, send If-Match with its current ETag \""
+                                    + current.etag() + "\" (or If-None-Match: * to write only a new document)");
+                }
+                return writeDocument(c.key(), c.contentType(), c.content(), now);
+            }
+            default -> {
+                if (current == null) {
+                    return writeDocument(c.key(), c.contentType(), c.content(), now);
+                }
+                ObjectNode storedObject = DocumentMerge.isJson(current.contentType()) ? DocumentMerge.object(current.content()) : null;
+                ObjectNode postedObject = DocumentMerge.isJson(c.contentType()) ? DocumentMerge.object(c.content()) : null;
+                if (storedObject == null || postedObject == null) {
+                    return new WriteOutcome.Refused(400, "document.merge", "body",
+                            "POST merges JSON objects: both the stored document and the posted one must be "
+                                    + "application/json objects; use PUT to replace the document");
+                }
+                return writeDocument(c.key(), DocumentMerge.JSON_TYPE, DocumentMerge.merge(storedObject, postedObject), now);
+            }
+        }
+    }
+
+    private WriteOutcome writeDocument(DocumentKey key, String contentType, byte[] content, long now) {
+        return appendDocumentEvent(new DocumentWritten(key, contentType, content, Sha1.hex(content), now), now);
+    }
+
+    private WriteOutcome appendDocumentEvent(Event event, long now) {
+        long index = appender.append(event);
+        lastStoredMillis = now;
+        documents.add(index, event);
+        return new WriteOutcome.Accepted(List.of(), index);
+    }
+
+    private static long updatedMillis(Event e) {
+        return e instanceof DocumentWritten w ? w.updatedMillis() : ((DocumentsDeleted) e).updatedMillis();
     }
 
     private static Statement withId(Statement s, UUID id) {

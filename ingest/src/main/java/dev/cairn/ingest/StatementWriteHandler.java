@@ -28,18 +28,11 @@ import java.util.concurrent.CompletableFuture;
  * also visible to queries ({@code ack=visible}, the default).
  */
 public final class StatementWriteHandler implements HttpHandler {
-    /** Per-request override of the acknowledgement mode: {@code durable} or {@code visible}. */
-    public static final String ACK_HEADER = "X-Cairn-Ack";
-
-    private final IngestRing ring;
-    private final WatermarkTracker tracker;
-    private final AckMode defaultAck;
+    private final CommandSubmitter submitter;
     private final long maxBodyBytes;
 
-    public StatementWriteHandler(IngestRing ring, WatermarkTracker tracker, AckMode defaultAck, long maxBodyBytes) {
-        this.ring = ring;
-        this.tracker = tracker;
-        this.defaultAck = defaultAck;
+    public StatementWriteHandler(CommandSubmitter submitter, long maxBodyBytes) {
+        this.submitter = submitter;
         this.maxBodyBytes = maxBodyBytes;
     }
 
@@ -50,23 +43,13 @@ public final class StatementWriteHandler implements HttpHandler {
         AckMode ack;
         try {
             putId = checkParameters(exchange, put);
-            ack = ackMode(exchange);
+            ack = submitter.ackMode(exchange);
             checkContentType(exchange);
         } catch (XapiException e) {
             Responses.badRequest(exchange, e);
             return;
         }
-        long length = exchange.getRequestContentLength();
-        if (length > maxBodyBytes) {
-            Responses.error(exchange, 413, "request.too_large", "body", "the request body is " + length
-                    + " bytes; the limit is " + maxBodyBytes);
-            return;
-        }
-        exchange.setMaxEntitySize(maxBodyBytes);
-        exchange.getRequestReceiver().receiveFullBytes(
-                (ex, body) -> ex.dispatch(() -> write(ex, body, putId, ack)),
-                (ex, error) -> Responses.error(ex, 413, "request.too_large", "body",
-                        "the request body could not be read within the limit of " + maxBodyBytes + " bytes: " + error.getMessage()));
+        CommandSubmitter.receiveBody(exchange, maxBodyBytes, body -> write(exchange, body, putId, ack));
     }
 
     /** Runs on a worker thread: parse, validate, publish, and answer when the sequencer has decided. */
@@ -83,27 +66,11 @@ public final class StatementWriteHandler implements HttpHandler {
             return;
         }
         CompletableFuture<WriteOutcome> outcome = new CompletableFuture<>();
-        if (!ring.tryPublish(new WriteCommand(statements, putId, principal.authority(), version, outcome))) {
-            exchange.getResponseHeaders().put(Headers.RETRY_AFTER, "1");
-            Responses.error(exchange, 503, "ingest.busy", "server", "the ingest queue is full; retry shortly");
-            return;
-        }
-        outcome.thenCompose(o -> o instanceof WriteOutcome.Accepted a && a.logIndex() >= 0 && ack == AckMode.VISIBLE
-                        ? tracker.awaitVisible(a.logIndex()).thenApply(w -> o)
-                        : CompletableFuture.completedFuture(o))
-                .whenComplete((o, error) -> exchange.getIoThread().execute(() -> respond(exchange, o, error, putId != null)));
+        WriteCommand command = new WriteCommand.Statements(statements, putId, principal.authority(), version, outcome);
+        submitter.submit(exchange, command, ack, accepted -> respond(exchange, accepted, putId != null));
     }
 
-    private static void respond(HttpServerExchange exchange, WriteOutcome outcome, Throwable error, boolean put) {
-        if (error != null) {
-            Responses.error(exchange, 500, "server.error", "server", "the write could not be completed: " + error.getMessage());
-            return;
-        }
-        if (outcome instanceof WriteOutcome.Conflict c) {
-            Responses.error(exchange, 409, "statement.conflict", "statement " + c.id(), c.message());
-            return;
-        }
-        WriteOutcome.Accepted accepted = (WriteOutcome.Accepted) outcome;
+    private static void respond(HttpServerExchange exchange, WriteOutcome.Accepted accepted, boolean put) {
         if (put) {
             Responses.noContent(exchange);
             return;
@@ -141,15 +108,6 @@ public final class StatementWriteHandler implements HttpHandler {
             throw new XapiException("parameter statementId", "parameter.repeated", "statementId is given more than once");
         }
         return Values.uuid(id.getFirst(), "parameter statementId");
-    }
-
-    private AckMode ackMode(HttpServerExchange exchange) {
-        String value = exchange.getRequestHeaders().getFirst(ACK_HEADER);
-        if (value == null) {
-            return defaultAck;
-        }
-        return AckMode.parse(value).orElseThrow(() -> new XapiException("header " + ACK_HEADER, "header.invalid",
-                ACK_HEADER + " must be 'durable' or 'visible', not '" + value + "'"));
     }
 
     private static void checkContentType(HttpServerExchange exchange) {

@@ -1,15 +1,33 @@
 package dev.cairn.ingest;
 
+import dev.cairn.xapi.DocumentKey;
 import dev.cairn.xapi.ParsedStatement;
 import dev.cairn.xapi.XapiVersion;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
-/**
- * One validated statement write on its way to the sequencer: the statements of a PUT or POST, the id a PUT
- * names ({@code putId}, null for POST), the authority to stamp and the version the client spoke.
- */
-public record WriteCommand(List<ParsedStatement> statements, UUID putId, byte[] authority, XapiVersion version,
-                           CompletableFuture<WriteOutcome> outcome) {
+/** A validated write on its way to the sequencer, which completes {@link #outcome()} with its decision. */
+public sealed interface WriteCommand {
+    CompletableFuture<WriteOutcome> outcome();
+
+    /**
+     * The statements of a PUT or POST, the id a PUT names ({@code putId}, null for POST), the authority to stamp
+     * and the version the client spoke.
+     */
+    record Statements(List<ParsedStatement> statements, UUID putId, byte[] authority, XapiVersion version,
+                      CompletableFuture<WriteOutcome> outcome) implements WriteCommand {
+    }
+
+    /**
+     * A PUT, POST or DELETE of a document. {@code all} (DELETE only) removes every document of the key's place.
+     * {@code preconditions} are the client's If-Match / If-None-Match; {@code preconditionRequired} makes a PUT
+     * without either on an existing document a conflict (Comm 3.1).
+     */
+    record Document(Operation operation, DocumentKey key, boolean all, String contentType, byte[] content,
+                    Preconditions preconditions, boolean preconditionRequired,
+                    CompletableFuture<WriteOutcome> outcome) implements WriteCommand {
+    }
+
+    enum Operation { PUT, POST, DELETE }
 }

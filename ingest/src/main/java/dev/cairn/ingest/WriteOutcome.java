@@ -6,13 +6,13 @@ import java.util.UUID;
 /** What the sequencer decided about a write: expected outcomes are values, not exceptions. */
 public sealed interface WriteOutcome {
     /**
-     * Stored (or already stored as an equivalent statement). {@code logIndex} is the entry that holds the new
-     * statements, or -1 when every statement was already stored.
+     * Done. {@code ids} are the statement ids in request order (empty for documents). {@code logIndex} is the
+     * entry that holds the change, or -1 when nothing needed to change (an equivalent statement was stored).
      */
     record Accepted(List<UUID> ids, long logIndex) implements WriteOutcome {
     }
 
-    /** A statement id is already stored with different content (409). */
-    record Conflict(UUID id, String message) implements WriteOutcome {
+    /** Refused and nothing changed: 409 (conflict), 412 (precondition failed) or 400 (cannot merge). */
+    record Refused(int status, String code, String where, String message) implements WriteOutcome {
     }
 }

@@ -2,9 +2,11 @@ package dev.cairn.log;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import dev.cairn.xapi.DocumentKey;
 
 /**
  * The binary form of an event, one Chronicle document each. All numbers little-endian.
@@ -21,12 +23,21 @@ import java.util.UUID;
  *  +----------------+----------------+------------------+------------------+------------+
  * </pre>
  *
+ * Document events (strings are an int32 byte length and UTF-8 bytes; a key is kind byte, activityId, agent,
+ * registration, id):
+ * <pre>
+ *  type 2, document written:  key | contentType | content length (i32) | content | etag | updated ms (int64)
+ *  type 3, documents deleted: key | all (byte 0/1) | updated ms (int64)
+ * </pre>
+ *
  * The format byte lets every later release read a log written today: a reader rejects a format it does not
  * know with a message naming the index, instead of misreading it.
  */
 public final class EventCodec {
     public static final byte FORMAT_1 = 1;
     static final byte TYPE_STATEMENTS_STORED = 1;
+    static final byte TYPE_DOCUMENT_WRITTEN = 2;
+    static final byte TYPE_DOCUMENTS_DELETED = 3;
     private static final int HEADER = 6;
     private static final int STATEMENT_HEADER = 28;
 
@@ -34,7 +45,28 @@ public final class EventCodec {
     }
 
     public static byte[] encode(Event event) {
-        StatementsStored stored = (StatementsStored) event;
+        if (event instanceof StatementsStored stored) {
+            return encodeStatements(stored);
+        }
+        if (event instanceof DocumentWritten written) {
+            byte[][] strings = keyStrings(written.key(), written.contentType(), written.etag());
+            ByteBuffer b = header(TYPE_DOCUMENT_WRITTEN, size(strings) + 1 + 4 + written.content().length + 8);
+            putKey(b, written.key(), strings);
+            putString(b, strings[4]);
+            b.putInt(written.content().length).put(written.content());
+            putString(b, strings[5]);
+            b.putLong(written.updatedMillis());
+            return b.array();
+        }
+        DocumentsDeleted deleted = (DocumentsDeleted) event;
+        byte[][] strings = keyStrings(deleted.key());
+        ByteBuffer b = header(TYPE_DOCUMENTS_DELETED, size(strings) + 1 + 1 + 8);
+        putKey(b, deleted.key(), strings);
+        b.put((byte) (deleted.all() ? 1 : 0)).putLong(deleted.updatedMillis());
+        return b.array();
+    }
+
+    private static byte[] encodeStatements(StatementsStored stored) {
         int size = HEADER;
         for (StoredStatement s : stored.statements()) {
             size += STATEMENT_HEADER + s.json().length;
@@ -46,6 +78,52 @@ public final class EventCodec {
                     .putLong(s.storedMillis()).putInt(s.json().length).put(s.json());
         }
         return b.array();
+    }
+
+    private static ByteBuffer header(byte type, int bodySize) {
+        return ByteBuffer.allocate(2 + bodySize).order(ByteOrder.LITTLE_ENDIAN).put(FORMAT_1).put(type);
+    }
+
+    private static byte[][] keyStrings(DocumentKey key, String... more) {
+        byte[][] out = new byte[4 + more.length][];
+        out[0] = key.activityId().getBytes(StandardCharsets.UTF_8);
+        out[1] = key.agent().getBytes(StandardCharsets.UTF_8);
+        out[2] = key.registration().getBytes(StandardCharsets.UTF_8);
+        out[3] = key.id().getBytes(StandardCharsets.UTF_8);
+        for (int i = 0; i < more.length; i++) {
+            out[4 + i] = more[i].getBytes(StandardCharsets.UTF_8);
+        }
+        return out;
+    }
+
+    private static int size(byte[][] strings) {
+        int n = 0;
+        for (byte[] s : strings) {
+            n += 4 + s.length;
+        }
+        return n;
+    }
+
+    private static void putKey(ByteBuffer b, DocumentKey key, byte[][] strings) {
+        b.put((byte) key.kind().ordinal());
+        for (int i = 0; i < 4; i++) {
+            putString(b, strings[i]);
+        }
+    }
+
+    private static void putString(ByteBuffer b, byte[] s) {
+        b.putInt(s.length).put(s);
+    }
+
+    private static String getString(ByteBuffer b) {
+        byte[] s = new byte[b.getInt()];
+        b.get(s);
+        return new String(s, StandardCharsets.UTF_8);
+    }
+
+    private static DocumentKey getKey(ByteBuffer b) {
+        DocumentKey.Kind kind = DocumentKey.Kind.values()[b.get()];
+        return new DocumentKey(kind, getString(b), getString(b), getString(b), getString(b));
     }
 
     /** Decodes one event; {@code index} only names the entry in an error message. */
@@ -61,6 +139,16 @@ public final class EventCodec {
                     + ", which this release of Cairn cannot read (it reads format " + FORMAT_1 + ")");
         }
         byte type = b.get();
+        if (type == TYPE_DOCUMENT_WRITTEN) {
+            DocumentKey key = getKey(b);
+            String contentType = getString(b);
+            byte[] content = new byte[b.getInt()];
+            b.get(content);
+            return new DocumentWritten(key, contentType, content, getString(b), b.getLong());
+        }
+        if (type == TYPE_DOCUMENTS_DELETED) {
+            return new DocumentsDeleted(getKey(b), b.get() == 1, b.getLong());
+        }
         if (type != TYPE_STATEMENTS_STORED) {
             throw new IllegalStateException("log entry at index " + Long.toHexString(index) + " has unknown type " + type);
         }

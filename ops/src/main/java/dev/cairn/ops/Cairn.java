@@ -1,25 +1,35 @@
 package dev.cairn.ops;
 
 import dev.cairn.ingest.AckMode;
+import dev.cairn.ingest.CommandSubmitter;
+import dev.cairn.ingest.DocumentWriteHandler;
 import dev.cairn.ingest.IngestRing;
 import dev.cairn.ingest.Sequencer;
 import dev.cairn.ingest.StatementWriteHandler;
 import dev.cairn.log.EventLog;
 import dev.cairn.projector.Projector;
 import dev.cairn.projector.ProjectorRunner;
+import dev.cairn.query.ActivitiesHandler;
+import dev.cairn.query.AgentsHandler;
+import dev.cairn.query.DocumentReadHandler;
 import dev.cairn.query.StatementQueryHandler;
 import dev.cairn.store.CredentialStore;
 import dev.cairn.store.Database;
-import dev.cairn.store.StatementLookup;
+import dev.cairn.store.DocumentReader;
+import dev.cairn.store.KnownState;
 import dev.cairn.store.StatementReader;
 import dev.cairn.store.WatermarkTracker;
+import dev.cairn.xapi.DocumentKey;
 import io.undertow.Undertow;
+import io.undertow.server.HttpHandler;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.EnumMap;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,12 +59,21 @@ public final class Cairn implements AutoCloseable {
             projector.start();
             started(projector);
 
-            IngestRing ring = new IngestRing(new Sequencer(log, new StatementLookup(db), clock, projector::wake), s.ringSize());
+            IngestRing ring = new IngestRing(new Sequencer(log, new KnownState(db), clock, projector::wake), s.ringSize());
             started(ring);
 
-            StatementWriteHandler writes = new StatementWriteHandler(ring, tracker,
-                    AckMode.parse(s.ack()).orElseThrow(), s.maxBodyBytes());
-            StatementQueryHandler reads = new StatementQueryHandler(new StatementReader(db), s.defaultLimit(), s.maxLimit());
+            CommandSubmitter submitter = new CommandSubmitter(ring, tracker, AckMode.parse(s.ack()).orElseThrow());
+            Map<DocumentKey.Kind, HttpHandler> documentWrites = new EnumMap<>(DocumentKey.Kind.class);
+            Map<DocumentKey.Kind, HttpHandler> documentReads = new EnumMap<>(DocumentKey.Kind.class);
+            DocumentReader documents = new DocumentReader(db);
+            for (DocumentKey.Kind kind : DocumentKey.Kind.values()) {
+                documentWrites.put(kind, new DocumentWriteHandler(kind, submitter, s.maxBodyBytes()));
+                documentReads.put(kind, new DocumentReadHandler(kind, documents));
+            }
+            HttpApi.Writes writes = new HttpApi.Writes(new StatementWriteHandler(submitter, s.maxBodyBytes()), documentWrites);
+            HttpApi.Reads reads = new HttpApi.Reads(
+                    new StatementQueryHandler(new StatementReader(db), s.defaultLimit(), s.maxLimit()), documentReads,
+                    new ActivitiesHandler(documents), new AgentsHandler(documents));
             Undertow server = Undertow.builder()
                     .addHttpListener(s.port(), s.host())
                     .setHandler(HttpApi.build(new CredentialAuthenticator(new CredentialStore(db)),

@@ -1,5 +1,7 @@
 package dev.cairn.projector;
 
+import dev.cairn.log.DocumentWritten;
+import dev.cairn.log.DocumentsDeleted;
 import dev.cairn.log.EventLog;
 import dev.cairn.log.LogEntry;
 import dev.cairn.log.LogTailer;
@@ -8,6 +10,7 @@ import dev.cairn.log.StoredStatement;
 import dev.cairn.store.Database;
 import dev.cairn.store.ProjectedStatement;
 import dev.cairn.store.ProjectionWriter;
+import dev.cairn.store.StoredDocument;
 import dev.cairn.store.Watermark;
 import dev.cairn.store.WatermarkTracker;
 import dev.cairn.xapi.FilterKeys;
@@ -73,7 +76,16 @@ public final class Projector implements AutoCloseable {
         return entries;
     }
 
+    /** Applies one log entry; returns the number of statements (or documents) it changed. */
     private int apply(LogEntry entry) {
+        if (entry.event() instanceof DocumentWritten d) {
+            writer.putDocument(d.key(), new StoredDocument(d.contentType(), d.content(), d.etag(), d.updatedMillis()));
+            return 1;
+        }
+        if (entry.event() instanceof DocumentsDeleted d) {
+            writer.deleteDocuments(d.key(), d.all());
+            return 1;
+        }
         StatementsStored event = (StatementsStored) entry.event();
         for (StoredStatement s : event.statements()) {
             // The log holds only statements the sequencer accepted, so this parse cannot fail on valid logs;
@@ -81,6 +93,8 @@ public final class Projector implements AutoCloseable {
             Statement statement = StatementParser.parseOne(s.json(), XapiVersion.V2_0_0).statement();
             writer.add(new ProjectedStatement(s.id(), s.storedMillis(), s.json(), FilterKeys.of(statement),
                     statement.isVoiding()));
+            ActivityDefinitions.merge(s.json(), writer);
+            AgentNames.record(statement, writer);
         }
         return event.statements().size();
     }

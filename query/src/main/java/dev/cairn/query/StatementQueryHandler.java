@@ -15,9 +15,6 @@ import java.util.Deque;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 
 /**
  * GET and HEAD on /statements and on /statements/more/TOKEN. Statements are returned in their exact stored form
@@ -79,7 +76,7 @@ public final class StatementQueryHandler implements HttpHandler {
                     ? " (a voided statement is returned only by voidedStatementId)" : ""));
             return;
         }
-        exchange.getResponseHeaders().put(Headers.LAST_MODIFIED, httpDate(found.get().storedMillis()));
+        exchange.getResponseHeaders().put(Headers.LAST_MODIFIED, HttpDates.format(found.get().storedMillis()));
         Responses.json(exchange, 200, found.get().json());
     }
 
@@ -106,7 +103,4 @@ public final class StatementQueryHandler implements HttpHandler {
         Responses.json(exchange, 200, out.toByteArray());
     }
 
-    private static String httpDate(long millis) {
-        return DateTimeFormatter.RFC_1123_DATE_TIME.format(Instant.ofEpochMilli(millis).atOffset(ZoneOffset.UTC));
-    }
 }

@@ -15,7 +15,8 @@ import java.util.Map;
  * hold the same projection. Used to prove that a replay rebuilds exactly what live projection built.
  */
 public final class ProjectionChecksum {
-    private static final String[] TABLES = {"statement", "filter_key", "statement_match", "statement_ref", "watermark"};
+    private static final String[] TABLES = {"statement", "filter_key", "statement_match", "statement_ref", "document",
+            "activity", "agent_name", "watermark"};
 
     private ProjectionChecksum() {
     }

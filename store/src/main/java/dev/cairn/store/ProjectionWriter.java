@@ -1,5 +1,6 @@
 package dev.cairn.store;
 
+import dev.cairn.xapi.DocumentKey;
 import dev.cairn.xapi.FilterKey;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -28,7 +29,8 @@ public final class ProjectionWriter implements AutoCloseable {
 
     private final Connection c;
     private final PreparedStatement insertStatement, selectKeys, updateKeys, selectReferrers, setVoided, findKey,
-            insertKey, insertMatch, deleteMatch, insertRef, advance, readWatermark;
+            insertKey, insertMatch, deleteMatch, insertRef, advance, readWatermark, putDocument, deleteDocument,
+            deleteDocuments, activityDefinition, putActivityDefinition, addAgentName;
     private final Map<FilterKey, Long> keyIds = new HashMap<>();
     private Watermark committed;
     private boolean inTransaction;
@@ -51,6 +53,12 @@ public final class ProjectionWriter implements AutoCloseable {
             insertRef = c.prepareStatement(db.sql("insert_ref"));
             advance = c.prepareStatement(db.sql("advance_watermark"));
             readWatermark = c.prepareStatement(db.sql("watermark"));
+            putDocument = c.prepareStatement(db.sql("put_document"));
+            deleteDocument = c.prepareStatement(db.sql("delete_document"));
+            deleteDocuments = c.prepareStatement(db.sql("delete_documents"));
+            activityDefinition = c.prepareStatement(db.sql("activity_definition"));
+            putActivityDefinition = c.prepareStatement(db.sql("put_activity_definition"));
+            addAgentName = c.prepareStatement(db.sql("add_agent_name"));
             committed = Database.readWatermark(readWatermark);
             c.commit();
             seq = committed.seq();
@@ -117,6 +125,82 @@ public final class ProjectionWriter implements AutoCloseable {
             propagate(referrers, keys);
         } catch (SQLException e) {
             throw new StoreException("cannot project statement " + s.id() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Stores a document, replacing the one at the same key. */
+    public void putDocument(DocumentKey key, StoredDocument doc) {
+        try {
+            if (!inTransaction) {
+                claim();
+            }
+            DocumentReader.bindKey(putDocument, key);
+            putDocument.setString(6, doc.contentType());
+            putDocument.setBytes(7, doc.content());
+            putDocument.setString(8, doc.etag());
+            putDocument.setLong(9, doc.updatedMillis());
+            putDocument.executeUpdate();
+        } catch (SQLException e) {
+            throw new StoreException("cannot store document " + key + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Deletes the document at {@code key}, or with {@code all} every document of the key's resource, activity and
+     * agent (of its registration, when that is not empty).
+     */
+    public void deleteDocuments(DocumentKey key, boolean all) {
+        try {
+            if (!inTransaction) {
+                claim();
+            }
+            if (all) {
+                deleteDocuments.setInt(1, key.kind().ordinal());
+                deleteDocuments.setString(2, key.activityId());
+                deleteDocuments.setString(3, key.agent());
+                deleteDocuments.setString(4, key.registration());
+                deleteDocuments.setString(5, key.registration());
+                deleteDocuments.executeUpdate();
+            } else {
+                DocumentReader.bindKey(deleteDocument, key);
+                deleteDocument.executeUpdate();
+            }
+        } catch (SQLException e) {
+            throw new StoreException("cannot delete documents at " + key + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The canonical definition of an activity as stored in this transaction, or null. */
+    public byte[] activityDefinition(String activityId) {
+        try {
+            activityDefinition.setString(1, activityId);
+            try (ResultSet rs = activityDefinition.executeQuery()) {
+                return rs.next() ? rs.getBytes(1) : null;
+            }
+        } catch (SQLException e) {
+            throw new StoreException("cannot read activity " + activityId + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Replaces the canonical definition of an activity (the projector merges before calling this). */
+    public void putActivityDefinition(String activityId, byte[] definition) {
+        try {
+            putActivityDefinition.setString(1, activityId);
+            putActivityDefinition.setBytes(2, definition);
+            putActivityDefinition.executeUpdate();
+        } catch (SQLException e) {
+            throw new StoreException("cannot store activity " + activityId + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Remembers a name seen with an agent IFI key. */
+    public void addAgentName(String agentKey, String name) {
+        try {
+            addAgentName.setString(1, agentKey);
+            addAgentName.setString(2, name);
+            addAgentName.executeUpdate();
+        } catch (SQLException e) {
+            throw new StoreException("cannot store a name of agent " + agentKey + ": " + e.getMessage(), e);
         }
     }
 

@@ -92,3 +92,49 @@ SELECT target_id, referrer_seq, voiding FROM statement_ref ORDER BY target_id, r
 
 -- name: checksum_watermark
 SELECT log_index, stored_ms, seq FROM watermark
+
+-- name: checksum_document
+SELECT kind, activity_id, agent, registration, doc_id, content_type, content, etag, updated_ms FROM document
+ORDER BY kind, activity_id, agent, registration, doc_id
+
+-- name: checksum_activity
+SELECT id, definition FROM activity ORDER BY id
+
+-- name: checksum_agent_name
+SELECT agent, name FROM agent_name ORDER BY agent, name
+
+-- name: put_document
+INSERT INTO document (kind, activity_id, agent, registration, doc_id, content_type, content, etag, updated_ms)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (kind, activity_id, agent, registration, doc_id) DO UPDATE SET content_type = excluded.content_type,
+    content = excluded.content, etag = excluded.etag, updated_ms = excluded.updated_ms
+
+-- name: delete_document
+DELETE FROM document WHERE kind = ? AND activity_id = ? AND agent = ? AND registration = ? AND doc_id = ?
+
+-- name: delete_documents
+-- Every document of one resource, activity and agent; the registration only narrows it when not ''.
+DELETE FROM document WHERE kind = ? AND activity_id = ? AND agent = ? AND (? = '' OR registration = ?)
+
+-- name: document
+SELECT content_type, content, etag, updated_ms FROM document
+WHERE kind = ? AND activity_id = ? AND agent = ? AND registration = ? AND doc_id = ?
+
+-- name: document_ids
+-- The ids of one resource, activity and agent (the registration narrows it when not ''), updated after a time.
+SELECT DISTINCT doc_id, updated_ms FROM document
+WHERE kind = ? AND activity_id = ? AND agent = ? AND (? = '' OR registration = ?) AND updated_ms > ?
+ORDER BY doc_id
+
+-- name: activity_definition
+SELECT definition FROM activity WHERE id = ?
+
+-- name: put_activity_definition
+INSERT INTO activity (id, definition) VALUES (?, ?)
+ON CONFLICT (id) DO UPDATE SET definition = excluded.definition
+
+-- name: add_agent_name
+INSERT INTO agent_name (agent, name) VALUES (?, ?) ON CONFLICT (agent, name) DO NOTHING
+
+-- name: agent_names
+SELECT name FROM agent_name WHERE agent = ? ORDER BY name

@@ -48,3 +48,29 @@ CREATE TABLE credential (
     authority  BLOB    NOT NULL,
     created_ms INTEGER NOT NULL
 );
+
+-- name: 2
+-- Documents (State, Activity Profile, Agent Profile) as the log's last event left them; unused key parts are ''.
+CREATE TABLE document (
+    kind         INTEGER NOT NULL,   -- DocumentKey.Kind ordinal
+    activity_id  TEXT    NOT NULL,
+    agent        TEXT    NOT NULL,   -- Ifi.key() of the agent
+    registration TEXT    NOT NULL,
+    doc_id       TEXT    NOT NULL,
+    content_type TEXT    NOT NULL,
+    content      BLOB    NOT NULL,
+    etag         TEXT    NOT NULL,   -- SHA-1 of the content, lowercase hex
+    updated_ms   INTEGER NOT NULL,
+    PRIMARY KEY (kind, activity_id, agent, registration, doc_id)
+);
+-- The canonical definition of each activity, merged from the statements that define it (JSON object).
+CREATE TABLE activity (
+    id         TEXT PRIMARY KEY,
+    definition BLOB NOT NULL
+);
+-- The names seen with each agent IFI, for the Person object of /agents.
+CREATE TABLE agent_name (
+    agent TEXT NOT NULL,
+    name  TEXT NOT NULL,
+    PRIMARY KEY (agent, name)
+);

@@ -5,4 +5,7 @@ DELETE FROM statement_match;
 DELETE FROM statement_ref;
 DELETE FROM filter_key;
 DELETE FROM statement;
+DELETE FROM document;
+DELETE FROM activity;
+DELETE FROM agent_name;
 UPDATE watermark SET log_index = -1, stored_ms = 0, seq = 0 WHERE id = 1

@@ -1,5 +1,6 @@
 package dev.cairn.store;
 
+import dev.cairn.xapi.DocumentKey;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -12,20 +13,24 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * The sequencer's view of what is already stored: statements by id (voided ones included) read in one snapshot
- * together with the watermark, so the sequencer knows exactly which log entries the answer covers.
+ * The sequencer's view of what is already stored: statements by id (voided ones included) and documents by key,
+ * read in one snapshot together with the watermark, so the sequencer knows exactly which log entries the answer
+ * covers.
  */
-public final class StatementLookup {
+public final class KnownState {
     private static final int CHUNK = 500;
 
     private final Database db;
 
-    public StatementLookup(Database db) {
+    public KnownState(Database db) {
         this.db = db;
     }
 
-    /** The stored JSON of those {@code ids} that are stored, as of {@link Snapshot#watermark()}. */
-    public Snapshot find(Collection<UUID> ids) {
+    /**
+     * The stored JSON of those {@code ids} that are stored and the documents at those {@code documents} keys that
+     * exist, as of {@link Snapshot#watermark()}.
+     */
+    public Snapshot find(Collection<UUID> ids, Collection<DocumentKey> documents) {
         try (Connection c = db.reader()) {
             c.setAutoCommit(false);
             try {
@@ -49,7 +54,11 @@ public final class StatementLookup {
                         }
                     }
                 }
-                return new Snapshot(w, found);
+                Map<DocumentKey, StoredDocument> docs = new HashMap<>();
+                for (DocumentKey key : documents) {
+                    DocumentReader.read(c, db, key).ifPresent(d -> docs.put(key, d));
+                }
+                return new Snapshot(w, found, docs);
             } finally {
                 c.commit();
                 c.setAutoCommit(true);
@@ -68,6 +77,6 @@ public final class StatementLookup {
     }
 
     /** What the store held at one watermark. */
-    public record Snapshot(Watermark watermark, Map<UUID, byte[]> stored) {
+    public record Snapshot(Watermark watermark, Map<UUID, byte[]> stored, Map<DocumentKey, StoredDocument> documents) {
     }
 }

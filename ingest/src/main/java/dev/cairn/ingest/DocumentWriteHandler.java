@@ -1,0 +1,74 @@
+package dev.cairn.ingest;
+
+import dev.cairn.http.DocumentParams;
+import dev.cairn.http.Exchanges;
+import dev.cairn.http.Responses;
+import dev.cairn.xapi.DocumentKey;
+import dev.cairn.xapi.XapiException;
+import dev.cairn.xapi.XapiVersion;
+import io.undertow.server.HttpHandler;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.util.Headers;
+import io.undertow.util.Methods;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * PUT, POST and DELETE on a document resource (State, Activity Profile, Agent Profile). Preconditions, the
+ * conflict rule and POST merges are decided by the sequencer against the current document, so concurrent writers
+ * never lose an update and the log carries the final document.
+ */
+public final class DocumentWriteHandler implements HttpHandler {
+    private static final String DEFAULT_CONTENT_TYPE = "application/octet-stream";
+
+    private final DocumentKey.Kind kind;
+    private final CommandSubmitter submitter;
+    private final long maxBodyBytes;
+
+    public DocumentWriteHandler(DocumentKey.Kind kind, CommandSubmitter submitter, long maxBodyBytes) {
+        this.kind = kind;
+        this.submitter = submitter;
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    @Override
+    public void handleRequest(HttpServerExchange exchange) {
+        WriteCommand.Operation operation = exchange.getRequestMethod().equals(Methods.PUT) ? WriteCommand.Operation.PUT
+                : exchange.getRequestMethod().equals(Methods.POST) ? WriteCommand.Operation.POST
+                : WriteCommand.Operation.DELETE;
+        XapiVersion version = Exchanges.version(exchange);
+        DocumentParams params;
+        AckMode ack;
+        try {
+            boolean idRequired = operation != WriteCommand.Operation.DELETE || kind != DocumentKey.Kind.STATE;
+            params = DocumentParams.parse(kind, exchange.getQueryParameters(), version, idRequired, false);
+            ack = submitter.ackMode(exchange);
+        } catch (XapiException e) {
+            Responses.badRequest(exchange, e);
+            return;
+        }
+        Preconditions preconditions = Preconditions.of(exchange.getRequestHeaders().getFirst(Headers.IF_MATCH),
+                exchange.getRequestHeaders().getFirst(Headers.IF_NONE_MATCH));
+        // Comm 3.1: a PUT over an existing profile needs a precondition; xAPI 2.0 extends that to State.
+        boolean preconditionRequired = kind != DocumentKey.Kind.STATE || version == XapiVersion.V2_0_0;
+        if (operation == WriteCommand.Operation.DELETE) {
+            submit(exchange, new WriteCommand.Document(operation, params.key(), !params.hasId(), null, null,
+                    preconditions, preconditionRequired, new CompletableFuture<>()), ack);
+            return;
+        }
+        String contentType = exchange.getRequestHeaders().getFirst(Headers.CONTENT_TYPE);
+        String type = contentType == null ? DEFAULT_CONTENT_TYPE : contentType;
+        CommandSubmitter.receiveBody(exchange, maxBodyBytes, body -> {
+            if (operation == WriteCommand.Operation.POST && DocumentMerge.isJson(type) && DocumentMerge.object(body) == null) {
+                Responses.error(exchange, 400, "document.not_json_object", "body",
+                        "a POST with Content-Type application/json must send a JSON object, which is merged into the document");
+                return;
+            }
+            submit(exchange, new WriteCommand.Document(operation, params.key(), false, type, body, preconditions,
+                    preconditionRequired, new CompletableFuture<>()), ack);
+        });
+    }
+
+    private void submit(HttpServerExchange exchange, WriteCommand.Document command, AckMode ack) {
+        submitter.submit(exchange, command, ack, accepted -> Responses.noContent(exchange));
+    }
+}

@@ -1,0 +1,77 @@
+package dev.cairn.query;
+
+import dev.cairn.http.Exchanges;
+import dev.cairn.http.Responses;
+import dev.cairn.store.DocumentReader;
+import dev.cairn.xapi.Actor;
+import dev.cairn.xapi.Ifi;
+import dev.cairn.xapi.StatementParser;
+import dev.cairn.xapi.XapiException;
+import io.undertow.server.HttpHandler;
+import io.undertow.server.HttpServerExchange;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * GET /agents?agent= (Comm 2.4): the Person object Cairn knows for an agent: its identifier and every name
+ * statements gave it. Cairn does not link different identifiers to one person, so each list has one IFI.
+ */
+public final class AgentsHandler implements HttpHandler {
+    private final DocumentReader reader;
+
+    public AgentsHandler(DocumentReader reader) {
+        this.reader = reader;
+    }
+
+    @Override
+    public void handleRequest(HttpServerExchange exchange) {
+        if (exchange.isInIoThread()) {
+            exchange.dispatch(this);
+            return;
+        }
+        Actor agent;
+        try {
+            String json = ActivitiesHandler.onlyParameter(exchange.getQueryParameters(), "agent");
+            agent = StatementParser.parseActor(json.getBytes(StandardCharsets.UTF_8), Exchanges.version(exchange),
+                    "parameter agent");
+            if (agent.ifi() == null) {
+                throw new XapiException("parameter agent", "parameter.invalid",
+                        "agent must be an Agent or an identified Group (with an IFI)");
+            }
+        } catch (XapiException e) {
+            Responses.badRequest(exchange, e);
+            return;
+        }
+        List<String> names = reader.agentNames(agent.ifi().key());
+        StringBuilder b = new StringBuilder("{\"objectType\":\"Person\"");
+        if (!names.isEmpty() || agent.name() != null) {
+            b.append(",\"name\":[");
+            List<String> all = names.isEmpty() ? List.of(agent.name()) : names;
+            for (int i = 0; i < all.size(); i++) {
+                if (i > 0) {
+                    b.append(',');
+                }
+                Responses.quote(b, all.get(i));
+            }
+            b.append(']');
+        }
+        Ifi ifi = agent.ifi();
+        switch (ifi.kind()) {
+            case MBOX -> b.append(",\"mbox\":[");
+            case MBOX_SHA1SUM -> b.append(",\"mbox_sha1sum\":[");
+            case OPENID -> b.append(",\"openid\":[");
+            case ACCOUNT -> b.append(",\"account\":[");
+        }
+        if (ifi.kind() == Ifi.Kind.ACCOUNT) {
+            b.append("{\"homePage\":");
+            Responses.quote(b, ifi.value());
+            b.append(",\"name\":");
+            Responses.quote(b, ifi.accountName());
+            b.append('}');
+        } else {
+            Responses.quote(b, ifi.value());
+        }
+        b.append("]}");
+        Responses.json(exchange, 200, b.toString().getBytes(StandardCharsets.UTF_8));
+    }
+}
