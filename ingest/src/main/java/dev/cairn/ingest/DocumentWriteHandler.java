@@ -10,6 +10,7 @@ import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
 import io.undertow.util.Methods;
+import io.undertow.util.SameThreadExecutor;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -51,8 +52,10 @@ public final class DocumentWriteHandler implements HttpHandler {
         // Comm 3.1: a PUT over an existing profile needs a precondition; xAPI 2.0 extends that to State.
         boolean preconditionRequired = kind != DocumentKey.Kind.STATE || version == XapiVersion.V2_0_0;
         if (operation == WriteCommand.Operation.DELETE) {
-            submit(exchange, new WriteCommand.Document(operation, params.key(), !params.hasId(), null, null,
-                    preconditions, preconditionRequired, new CompletableFuture<>()), ack);
+            // Dispatching keeps the exchange open until the sequencer's answer is sent (no body to wait for here).
+            exchange.dispatch(SameThreadExecutor.INSTANCE, () -> submit(exchange, new WriteCommand.Document(operation,
+                    params.key(), !params.hasId(), null, null, preconditions, preconditionRequired,
+                    new CompletableFuture<>()), ack));
             return;
         }
         String contentType = exchange.getRequestHeaders().getFirst(Headers.CONTENT_TYPE);
