@@ -1,5 +1,6 @@
 package dev.cairn.ingest;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -9,7 +10,8 @@ import java.util.Locale;
 /** The JSON merge of a document POST (Comm 2.2): top-level properties of the posted object replace the stored ones. */
 final class DocumentMerge {
     static final String JSON_TYPE = "application/json";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Trailing tokens fail: {@code {"a":1}{} } is not a JSON object document. */
+    private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     private DocumentMerge() {
     }

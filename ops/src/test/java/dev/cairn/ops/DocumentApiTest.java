@@ -154,6 +154,7 @@ class DocumentApiTest {
         assertEquals(204, put(state("m"), "{\"a\":1}").statusCode());
         assertEquals(400, write("POST", state("m"), "2.0.0", "text/plain", "hello", null, null).statusCode());
         assertEquals(400, write("POST", state("m"), "2.0.0", "application/json", "[1,2]", null, null).statusCode());
+        assertEquals(400, write("POST", state("m"), "2.0.0", "application/json", "{\"b\":2}{", null, null).statusCode());
         assertEquals("{\"a\":1}", lrs.get(state("m")).body());
     }
 
