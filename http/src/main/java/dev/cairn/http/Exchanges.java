@@ -9,6 +9,8 @@ import io.undertow.util.HttpString;
 public final class Exchanges {
     public static final AttachmentKey<XapiVersion> VERSION = AttachmentKey.create(XapiVersion.class);
     public static final AttachmentKey<Principal> PRINCIPAL = AttachmentKey.create(Principal.class);
+    /** A request body already read: the content of an Alternate Request Syntax form (Comm 1.3). */
+    public static final AttachmentKey<byte[]> BODY = AttachmentKey.create(byte[].class);
     public static final HttpString VERSION_HEADER = new HttpString("X-Experience-API-Version");
     public static final HttpString CONSISTENT_THROUGH = new HttpString("X-Experience-API-Consistent-Through");
 

@@ -1,5 +1,6 @@
 package dev.cairn.ingest;
 
+import dev.cairn.http.Exchanges;
 import dev.cairn.http.Responses;
 import dev.cairn.store.WatermarkTracker;
 import dev.cairn.xapi.XapiException;
@@ -42,6 +43,11 @@ public final class CommandSubmitter {
      * {@code then} on a worker thread. The dispatch keeps the exchange open until a response is sent.
      */
     static void receiveBody(HttpServerExchange exchange, long maxBodyBytes, Consumer<byte[]> then) {
+        byte[] read = exchange.getAttachment(Exchanges.BODY);
+        if (read != null) { // the content of an Alternate Request Syntax form, read before authentication
+            exchange.dispatch(() -> then.accept(read));
+            return;
+        }
         long length = exchange.getRequestContentLength();
         if (length > maxBodyBytes) {
             Responses.error(exchange, 413, "request.too_large", "body", "the request body is " + length

@@ -183,7 +183,7 @@ public final class Sequencer implements EventHandler<RingSlot> {
         if (out.isEmpty()) {
             return new WriteOutcome.Accepted(ids, -1);
         }
-        long index = appender.append(new StatementsStored(out));
+        long index = appender.append(new StatementsStored(out, c.attachments()));
         lastStoredMillis = now;
         overlay.add(index, newIds, newJson);
         return new WriteOutcome.Accepted(ids, index);

@@ -3,8 +3,10 @@ package dev.cairn.ingest;
 import dev.cairn.http.Exchanges;
 import dev.cairn.http.Principal;
 import dev.cairn.http.Responses;
-import dev.cairn.store.WatermarkTracker;
+import dev.cairn.log.AttachmentContent;
+import dev.cairn.xapi.Attachment;
 import dev.cairn.xapi.ParsedStatement;
+import dev.cairn.xapi.SignedStatements;
 import dev.cairn.xapi.StatementParser;
 import dev.cairn.xapi.Values;
 import dev.cairn.xapi.XapiException;
@@ -17,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -25,7 +28,9 @@ import java.util.concurrent.CompletableFuture;
 /**
  * PUT and POST on /statements. The body is received without blocking an I/O thread, parsed and validated on a
  * worker, published to the ring, and answered when the sequencer's decision is durable ({@code ack=durable}) or
- * also visible to queries ({@code ack=visible}, the default).
+ * also visible to queries ({@code ack=visible}, the default). A multipart/mixed body carries the statements in
+ * its first part and attachment contents in the others (Comm 1.5.2); signed statements are checked here (Data 2.6),
+ * so the sequencer only ever sees statements whose attachments and signatures hold.
  */
 public final class StatementWriteHandler implements HttpHandler {
     private final CommandSubmitter submitter;
@@ -41,32 +46,44 @@ public final class StatementWriteHandler implements HttpHandler {
         boolean put = exchange.getRequestMethod().equals(Methods.PUT);
         UUID putId;
         AckMode ack;
+        String boundary;
         try {
             putId = checkParameters(exchange, put);
             ack = submitter.ackMode(exchange);
-            checkContentType(exchange);
+            boundary = checkContentType(exchange);
         } catch (XapiException e) {
             Responses.badRequest(exchange, e);
             return;
         }
-        CommandSubmitter.receiveBody(exchange, maxBodyBytes, body -> write(exchange, body, putId, ack));
+        CommandSubmitter.receiveBody(exchange, maxBodyBytes, body -> write(exchange, body, boundary, putId, ack));
     }
 
     /** Runs on a worker thread: parse, validate, publish, and answer when the sequencer has decided. */
-    private void write(HttpServerExchange exchange, byte[] body, UUID putId, AckMode ack) {
+    private void write(HttpServerExchange exchange, byte[] body, String boundary, UUID putId, AckMode ack) {
         XapiVersion version = Exchanges.version(exchange);
         Principal principal = Exchanges.principal(exchange);
         List<ParsedStatement> statements;
+        List<AttachmentContent> attachments;
         try {
-            statements = putId != null ? List.of(StatementParser.parseOne(body, version))
-                    : StatementParser.parseBatch(body, version);
+            List<MultipartBody.Part> parts = List.of();
+            byte[] json = body;
+            if (boundary != null) {
+                parts = MultipartBody.parse(body, boundary);
+                json = statementsPart(parts);
+                parts = parts.subList(1, parts.size());
+            }
+            statements = putId != null ? List.of(StatementParser.parseOne(json, version))
+                    : StatementParser.parseBatch(json, version);
             checkIds(statements, putId);
+            attachments = AttachmentParts.match(statements, parts);
+            checkSignatures(statements, attachments, version);
         } catch (XapiException e) {
             Responses.badRequest(exchange, e);
             return;
         }
         CompletableFuture<WriteOutcome> outcome = new CompletableFuture<>();
-        WriteCommand command = new WriteCommand.Statements(statements, putId, principal.authority(), version, outcome);
+        WriteCommand command = new WriteCommand.Statements(statements, attachments, putId, principal.authority(),
+                version, outcome);
         submitter.submit(exchange, command, ack, accepted -> respond(exchange, accepted, putId != null));
     }
 
@@ -110,11 +127,55 @@ public final class StatementWriteHandler implements HttpHandler {
         return Values.uuid(id.getFirst(), "parameter statementId");
     }
 
-    private static void checkContentType(HttpServerExchange exchange) {
+    /** Checks the request's Content-Type; returns the multipart boundary, or null for application/json. */
+    private static String checkContentType(HttpServerExchange exchange) {
         String type = exchange.getRequestHeaders().getFirst(Headers.CONTENT_TYPE);
-        if (type == null || !type.regionMatches(true, 0, "application/json", 0, 16)) {
-            throw new XapiException("header Content-Type", "content_type.unsupported",
-                    "statements must be sent as application/json (got " + (type == null ? "no Content-Type" : "'" + type + "'") + ")");
+        String media = type == null ? "" : type.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
+        if (media.equals("application/json")) {
+            return null;
+        }
+        if (media.equals("multipart/mixed")) {
+            return MultipartBody.boundary(type);
+        }
+        throw new XapiException("header Content-Type", "content_type.unsupported",
+                "statements must be sent as application/json, or as multipart/mixed with attachments (got "
+                        + (type == null ? "no Content-Type" : "'" + type + "'") + ")");
+    }
+
+    /** The first part of a multipart/mixed body: the statements, as application/json (Comm 1.5.2). */
+    private static byte[] statementsPart(List<MultipartBody.Part> parts) {
+        if (parts.isEmpty()) {
+            throw new XapiException("body", "multipart.empty", "the multipart/mixed body has no parts; the first part "
+                    + "must hold the statements as application/json");
+        }
+        String type = parts.get(0).header("content-type");
+        String media = type == null ? "" : type.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
+        if (!media.equals("application/json")) {
+            throw new XapiException("body part 1", "multipart.first_part", "the first part of a multipart/mixed body "
+                    + "must hold the statements with Content-Type application/json (got "
+                    + (type == null ? "no Content-Type" : "'" + type + "'") + ")");
+        }
+        return parts.get(0).content();
+    }
+
+    /** Verifies the JWS of every signed statement against the content sent for its signature attachment. */
+    private static void checkSignatures(List<ParsedStatement> statements, List<AttachmentContent> attachments,
+                                        XapiVersion version) {
+        for (int i = 0; i < statements.size(); i++) {
+            Attachment signature = SignedStatements.signature(statements.get(i).statement());
+            if (signature == null) {
+                continue;
+            }
+            String hash = signature.sha2().toLowerCase(Locale.ROOT);
+            byte[] jws = null;
+            for (AttachmentContent a : attachments) {
+                if (a.sha2().equals(hash)) {
+                    jws = a.content();
+                }
+            }
+            // AttachmentParts already required the part of every signature, so jws is present.
+            SignedStatements.verify(statements.get(i).statement(), jws, version,
+                    statements.size() == 1 ? "$" : "$[" + i + "]");
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.cairn.ingest;
 
+import dev.cairn.log.AttachmentContent;
 import dev.cairn.xapi.DocumentKey;
 import dev.cairn.xapi.ParsedStatement;
 import dev.cairn.xapi.XapiVersion;
@@ -12,11 +13,13 @@ public sealed interface WriteCommand {
     CompletableFuture<WriteOutcome> outcome();
 
     /**
-     * The statements of a PUT or POST, the id a PUT names ({@code putId}, null for POST), the authority to stamp
-     * and the version the client spoke.
+     * The statements of a PUT or POST, the attachment contents it sent (each once, matched to the statements'
+     * sha2), the id a PUT names ({@code putId}, null for POST), the authority to stamp and the version the
+     * client spoke.
      */
-    record Statements(List<ParsedStatement> statements, UUID putId, byte[] authority, XapiVersion version,
-                      CompletableFuture<WriteOutcome> outcome) implements WriteCommand {
+    record Statements(List<ParsedStatement> statements, List<AttachmentContent> attachments, UUID putId,
+                      byte[] authority, XapiVersion version, CompletableFuture<WriteOutcome> outcome)
+            implements WriteCommand {
     }
 
     /**

@@ -23,8 +23,15 @@ import dev.cairn.xapi.DocumentKey;
  *  +----------------+----------------+------------------+------------------+------------+
  * </pre>
  *
- * Document events (strings are an int32 byte length and UTF-8 bytes; a key is kind byte, activityId, agent,
- * registration, id):
+ * Statements that came with attachment contents are type 4: the type 1 layout, then the attachments, each once
+ * (strings are an int32 byte length and UTF-8 bytes). A request without attachment contents stays type 1, so
+ * entries written before type 4 existed and entries written now read the same way.
+ * <pre>
+ *  type 4, statements with attachments: type 1 layout | attachment count (i32) | count x attachment
+ *  attachment: sha2 | contentType | content length (i32) | content
+ * </pre>
+ *
+ * Document events (a key is kind byte, activityId, agent, registration, id):
  * <pre>
  *  type 2, document written:  key | contentType | content length (i32) | content | etag | updated ms (int64)
  *  type 3, documents deleted: key | all (byte 0/1) | updated ms (int64)
@@ -38,6 +45,7 @@ public final class EventCodec {
     static final byte TYPE_STATEMENTS_STORED = 1;
     static final byte TYPE_DOCUMENT_WRITTEN = 2;
     static final byte TYPE_DOCUMENTS_DELETED = 3;
+    static final byte TYPE_STATEMENTS_WITH_ATTACHMENTS = 4;
     private static final int HEADER = 6;
     private static final int STATEMENT_HEADER = 28;
 
@@ -71,11 +79,32 @@ public final class EventCodec {
         for (StoredStatement s : stored.statements()) {
             size += STATEMENT_HEADER + s.json().length;
         }
+        boolean withAttachments = !stored.attachments().isEmpty();
+        byte[][] strings = new byte[stored.attachments().size() * 2][];
+        if (withAttachments) {
+            size += 4;
+            for (int i = 0; i < stored.attachments().size(); i++) {
+                AttachmentContent a = stored.attachments().get(i);
+                strings[2 * i] = a.sha2().getBytes(StandardCharsets.UTF_8);
+                strings[2 * i + 1] = a.contentType().getBytes(StandardCharsets.UTF_8);
+                size += 4 + strings[2 * i].length + 4 + strings[2 * i + 1].length + 4 + a.content().length;
+            }
+        }
         ByteBuffer b = ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
-        b.put(FORMAT_1).put(TYPE_STATEMENTS_STORED).putInt(stored.statements().size());
+        b.put(FORMAT_1).put(withAttachments ? TYPE_STATEMENTS_WITH_ATTACHMENTS : TYPE_STATEMENTS_STORED)
+                .putInt(stored.statements().size());
         for (StoredStatement s : stored.statements()) {
             b.putLong(s.id().getMostSignificantBits()).putLong(s.id().getLeastSignificantBits())
                     .putLong(s.storedMillis()).putInt(s.json().length).put(s.json());
+        }
+        if (withAttachments) {
+            b.putInt(stored.attachments().size());
+            for (int i = 0; i < stored.attachments().size(); i++) {
+                byte[] content = stored.attachments().get(i).content();
+                putString(b, strings[2 * i]);
+                putString(b, strings[2 * i + 1]);
+                b.putInt(content.length).put(content);
+            }
         }
         return b.array();
     }
@@ -149,7 +178,7 @@ public final class EventCodec {
         if (type == TYPE_DOCUMENTS_DELETED) {
             return new DocumentsDeleted(getKey(b), b.get() == 1, b.getLong());
         }
-        if (type != TYPE_STATEMENTS_STORED) {
+        if (type != TYPE_STATEMENTS_STORED && type != TYPE_STATEMENTS_WITH_ATTACHMENTS) {
             throw new IllegalStateException("log entry at index " + Long.toHexString(index) + " has unknown type " + type);
         }
         int count = b.getInt();
@@ -161,6 +190,18 @@ public final class EventCodec {
             b.get(json);
             statements.add(new StoredStatement(id, stored, json));
         }
-        return new StatementsStored(statements);
+        if (type == TYPE_STATEMENTS_STORED) {
+            return new StatementsStored(statements);
+        }
+        int attachmentCount = b.getInt();
+        List<AttachmentContent> attachments = new ArrayList<>(attachmentCount);
+        for (int i = 0; i < attachmentCount; i++) {
+            String sha2 = getString(b);
+            String contentType = getString(b);
+            byte[] content = new byte[b.getInt()];
+            b.get(content);
+            attachments.add(new AttachmentContent(sha2, contentType, content));
+        }
+        return new StatementsStored(statements, attachments);
     }
 }

@@ -72,12 +72,13 @@ public final class Cairn implements AutoCloseable {
             }
             HttpApi.Writes writes = new HttpApi.Writes(new StatementWriteHandler(submitter, s.maxBodyBytes()), documentWrites);
             HttpApi.Reads reads = new HttpApi.Reads(
-                    new StatementQueryHandler(new StatementReader(db), s.defaultLimit(), s.maxLimit()), documentReads,
+                    new StatementQueryHandler(new StatementReader(db), documents, s.defaultLimit(), s.maxLimit()),
+                    documentReads,
                     new ActivitiesHandler(documents), new AgentsHandler(documents));
             Undertow server = Undertow.builder()
                     .addHttpListener(s.port(), s.host())
                     .setHandler(HttpApi.build(new CredentialAuthenticator(new CredentialStore(db)),
-                            tracker::consistentThroughMillis, writes, reads))
+                            tracker::consistentThroughMillis, s.maxBodyBytes(), writes, reads))
                     .build();
             server.start();
             started(server::stop);

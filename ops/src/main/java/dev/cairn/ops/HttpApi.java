@@ -1,5 +1,6 @@
 package dev.cairn.ops;
 
+import dev.cairn.http.AlternateSyntaxHandler;
 import dev.cairn.http.Authenticator;
 import dev.cairn.http.BasicAuthHandler;
 import dev.cairn.http.ConsistentThroughHandler;
@@ -21,7 +22,9 @@ import java.util.function.LongSupplier;
 /**
  * The HTTP API as one visible chain: {@code /xapi/about} is open; every other resource is
  * {@code auth(version(byMethod(reads, writes)))}, and the Statement resource is also wrapped in
- * {@code consistentThrough(...)} so that every response of it, errors included, carries the header.
+ * {@code consistentThrough(...)} so that every response of it, errors included, carries the header. Each
+ * resource but /about first passes {@code alternateSyntax(...)}, which turns a 1.0.3 Alternate Request Syntax
+ * POST into the request it stands for before authentication reads its headers.
  */
 final class HttpApi {
     /** The handlers of the write side (ingest): statements and each document resource. */
@@ -36,25 +39,28 @@ final class HttpApi {
     private HttpApi() {
     }
 
-    static HttpHandler build(Authenticator auth, LongSupplier consistentThrough, Writes writes, Reads reads) {
-        HttpHandler statements = new ConsistentThroughHandler(consistentThrough, guarded(auth, exchange -> {
-            boolean more = exchange.getRequestPath().startsWith(StatementQueryHandler.MORE_PREFIX);
-            byMethod(exchange, reads.statements(), writes.statements(), more ? "GET, HEAD" : "GET, HEAD, PUT, POST");
-        }));
+    static HttpHandler build(Authenticator auth, LongSupplier consistentThrough, long maxBodyBytes, Writes writes,
+                             Reads reads) {
+        HttpHandler statements = new ConsistentThroughHandler(consistentThrough, new AlternateSyntaxHandler(maxBodyBytes,
+                guarded(auth, exchange -> {
+                    boolean more = exchange.getRequestPath().startsWith(StatementQueryHandler.MORE_PREFIX);
+                    byMethod(exchange, reads.statements(), writes.statements(), more ? "GET, HEAD" : "GET, HEAD, PUT, POST");
+                })));
         PathHandler paths = new PathHandler(exchange -> Responses.error(exchange, 404, "resource.unknown", "path "
                 + exchange.getRequestPath(), "no xAPI resource at " + exchange.getRequestPath()))
                 .addExactPath("/xapi/about", new AboutHandler())
                 .addExactPath("/xapi/statements", statements)
                 .addPrefixPath(StatementQueryHandler.MORE_PREFIX, statements)
-                .addExactPath("/xapi/activities", readOnly(auth, reads.activities()))
-                .addExactPath("/xapi/agents", readOnly(auth, reads.agents()));
+                .addExactPath("/xapi/activities", new AlternateSyntaxHandler(maxBodyBytes, readOnly(auth, reads.activities())))
+                .addExactPath("/xapi/agents", new AlternateSyntaxHandler(maxBodyBytes, readOnly(auth, reads.agents())));
         String[][] documentPaths = {{"/xapi/activities/state", "STATE"}, {"/xapi/activities/profile", "ACTIVITY_PROFILE"},
                 {"/xapi/agents/profile", "AGENT_PROFILE"}};
         for (String[] d : documentPaths) {
             DocumentKey.Kind kind = DocumentKey.Kind.valueOf(d[1]);
             HttpHandler read = reads.documents().get(kind);
             HttpHandler write = writes.documents().get(kind);
-            paths.addExactPath(d[0], guarded(auth, exchange -> byMethod(exchange, read, write, "GET, HEAD, PUT, POST, DELETE")));
+            paths.addExactPath(d[0], new AlternateSyntaxHandler(maxBodyBytes,
+                    guarded(auth, exchange -> byMethod(exchange, read, write, "GET, HEAD, PUT, POST, DELETE"))));
         }
         return paths;
     }

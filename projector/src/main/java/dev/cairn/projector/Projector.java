@@ -1,5 +1,6 @@
 package dev.cairn.projector;
 
+import dev.cairn.log.AttachmentContent;
 import dev.cairn.log.DocumentWritten;
 import dev.cairn.log.DocumentsDeleted;
 import dev.cairn.log.EventLog;
@@ -14,6 +15,7 @@ import dev.cairn.store.StoredDocument;
 import dev.cairn.store.Watermark;
 import dev.cairn.store.WatermarkTracker;
 import dev.cairn.xapi.FilterKeys;
+import dev.cairn.xapi.IdsWriter;
 import dev.cairn.xapi.Statement;
 import dev.cairn.xapi.StatementParser;
 import dev.cairn.xapi.XapiVersion;
@@ -91,10 +93,13 @@ public final class Projector implements AutoCloseable {
             // The log holds only statements the sequencer accepted, so this parse cannot fail on valid logs;
             // 2.0.0 is the superset of what either version accepts.
             Statement statement = StatementParser.parseOne(s.json(), XapiVersion.V2_0_0).statement();
-            writer.add(new ProjectedStatement(s.id(), s.storedMillis(), s.json(), FilterKeys.of(statement),
-                    statement.isVoiding()));
+            writer.add(new ProjectedStatement(s.id(), s.storedMillis(), s.json(), IdsWriter.write(s.json(), statement),
+                    FilterKeys.of(statement), statement.isVoiding()));
             ActivityDefinitions.merge(s.json(), writer);
             AgentNames.record(statement, writer);
+        }
+        for (AttachmentContent a : event.attachments()) {
+            writer.putAttachment(a.sha2(), a.contentType(), a.content());
         }
         return event.statements().size();
     }

@@ -27,6 +27,7 @@ public record StatementParams(UUID statementId, UUID voidedStatementId, Statemen
     static final Set<String> KNOWN = Set.of("statementId", "voidedStatementId", "agent", "verb", "activity",
             "registration", "related_activities", "related_agents", "since", "until", "limit", "format",
             "attachments", "ascending");
+    private static final Set<String> FORMATS = Set.of("exact", "ids", "canonical");
     private static final Set<String> SINGLE_ALLOWED = Set.of("statementId", "voidedStatementId", "format", "attachments");
 
     /**
@@ -56,16 +57,11 @@ public record StatementParams(UUID statementId, UUID voidedStatementId, Statemen
         String format = one(params, "format");
         if (format == null) {
             format = "exact";
-        } else if (!format.equals("exact")) {
-            throw new XapiException("parameter format", "parameter.invalid", format.equals("ids") || format.equals("canonical")
-                    ? "format '" + format + "' is not available in this release of Cairn; use format=exact"
-                    : "format must be one of exact, ids, canonical; got '" + format + "'");
+        } else if (!FORMATS.contains(format)) {
+            throw new XapiException("parameter format", "parameter.invalid",
+                    "format must be one of exact, ids, canonical; got '" + format + "'");
         }
         boolean attachments = bool(params, "attachments");
-        if (attachments) {
-            throw new XapiException("parameter attachments", "parameter.invalid",
-                    "attachments=true is not available in this release of Cairn");
-        }
         if (statementId != null || voidedId != null) {
             if (statementId != null && voidedId != null) {
                 throw new XapiException("parameter voidedStatementId", "parameter.conflict",

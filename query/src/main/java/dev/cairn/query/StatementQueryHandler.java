@@ -2,23 +2,32 @@ package dev.cairn.query;
 
 import dev.cairn.http.Exchanges;
 import dev.cairn.http.Responses;
+import dev.cairn.store.DocumentReader;
 import dev.cairn.store.StatementPage;
 import dev.cairn.store.StatementReader;
 import dev.cairn.store.StoredJson;
+import dev.cairn.xapi.Attachment;
+import dev.cairn.xapi.StatementParser;
 import dev.cairn.xapi.XapiException;
+import dev.cairn.xapi.XapiVersion;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Deque;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.Optional;
 import java.util.UUID;
 
 /**
- * GET and HEAD on /statements and on /statements/more/TOKEN. Statements are returned in their exact stored form
- * without being parsed: a page is the stored bytes joined into a StatementResult.
+ * GET and HEAD on /statements and on /statements/more/TOKEN. format=exact and format=ids return the stored bytes
+ * without parsing them (a page is the stored bytes joined into a StatementResult); format=canonical is built from
+ * the exact form per request. attachments=true answers multipart/mixed with each attachment of the returned
+ * statements once.
  */
 public final class StatementQueryHandler implements HttpHandler {
     public static final String MORE_PREFIX = "/xapi/statements/more/";
@@ -26,11 +35,16 @@ public final class StatementQueryHandler implements HttpHandler {
     private static final byte[] MORE = "],\"more\":\"".getBytes(StandardCharsets.US_ASCII);
 
     private final StatementReader reader;
+    private final DocumentReader documents;
     private final int defaultLimit;
     private final int maxLimit;
 
-    public StatementQueryHandler(StatementReader reader, int defaultLimit, int maxLimit) {
+    /**
+     * @param documents where the canonical activity definitions of format=canonical are read
+     */
+    public StatementQueryHandler(StatementReader reader, DocumentReader documents, int defaultLimit, int maxLimit) {
         this.reader = reader;
+        this.documents = documents;
         this.defaultLimit = defaultLimit;
         this.maxLimit = maxLimit;
     }
@@ -66,9 +80,15 @@ public final class StatementQueryHandler implements HttpHandler {
         }
     }
 
+    private StatementFormats formats(HttpServerExchange exchange, StatementParams p) {
+        return new StatementFormats(p.format(), documents, exchange.getRequestHeaders().getFirst(Headers.ACCEPT_LANGUAGE));
+    }
+
     private void single(HttpServerExchange exchange, StatementParams p) {
         UUID id = p.statementId() != null ? p.statementId() : p.voidedStatementId();
-        Optional<StoredJson> found = p.statementId() != null ? reader.byId(id) : reader.voidedById(id);
+        StatementFormats formats = formats(exchange, p);
+        Optional<StoredJson> found = p.statementId() != null ? reader.byId(id, formats.form())
+                : reader.voidedById(id, formats.form());
         if (found.isEmpty()) {
             Responses.error(exchange, 404, "statement.not_found", p.statementId() != null ? "parameter statementId"
                     : "parameter voidedStatementId", "no " + (p.statementId() != null ? "" : "voided ")
@@ -77,11 +97,18 @@ public final class StatementQueryHandler implements HttpHandler {
             return;
         }
         exchange.getResponseHeaders().put(Headers.LAST_MODIFIED, HttpDates.format(found.get().storedMillis()));
-        Responses.json(exchange, 200, found.get().json());
+        byte[] json = formats.render(found.get().json());
+        respond(exchange, p, json, List.of(json));
     }
 
     private void page(HttpServerExchange exchange, StatementParams p, Map<String, Deque<String>> params) {
-        StatementPage page = reader.page(p.query());
+        StatementFormats formats = formats(exchange, p);
+        StatementPage stored = reader.page(p.query(), formats.form());
+        List<byte[]> statements = stored.statements();
+        if (p.format().equals("canonical")) {
+            statements = statements.stream().map(formats::render).toList();
+        }
+        StatementPage page = new StatementPage(statements, stored.more(), stored.lastSeq());
         int size = RESULT_START.length + MORE.length + 256;
         for (byte[] s : page.statements()) {
             size += s.length + 1;
@@ -100,7 +127,25 @@ public final class StatementQueryHandler implements HttpHandler {
         }
         out.write('"');
         out.write('}');
-        Responses.json(exchange, 200, out.toByteArray());
+        respond(exchange, p, out.toByteArray(), page.statements());
+    }
+
+    /** Sends {@code json}, with the attachments of {@code statements} when the request asked for them. */
+    private void respond(HttpServerExchange exchange, StatementParams p, byte[] json, List<byte[]> statements) {
+        if (!p.attachments()) {
+            Responses.json(exchange, 200, json);
+            return;
+        }
+        Set<String> hashes = new LinkedHashSet<>();
+        for (byte[] s : statements) {
+            List<Attachment> attachments = StatementParser.parseOne(s, XapiVersion.V2_0_0).statement().attachments();
+            if (attachments != null) {
+                for (Attachment a : attachments) {
+                    hashes.add(a.sha2());
+                }
+            }
+        }
+        MultipartResponse.send(exchange, json, reader.attachments(hashes));
     }
 
 }

@@ -16,7 +16,7 @@ import java.util.Map;
  */
 public final class ProjectionChecksum {
     private static final String[] TABLES = {"statement", "filter_key", "statement_match", "statement_ref", "document",
-            "activity", "agent_name", "watermark"};
+            "activity", "agent_name", "attachment", "watermark"};
 
     private ProjectionChecksum() {
     }

@@ -30,7 +30,7 @@ public final class ProjectionWriter implements AutoCloseable {
     private final Connection c;
     private final PreparedStatement insertStatement, selectKeys, updateKeys, selectReferrers, setVoided, findKey,
             insertKey, insertMatch, deleteMatch, insertRef, advance, readWatermark, putDocument, deleteDocument,
-            deleteDocuments, activityDefinition, putActivityDefinition, addAgentName;
+            deleteDocuments, activityDefinition, putActivityDefinition, addAgentName, putAttachment;
     private final Map<FilterKey, Long> keyIds = new HashMap<>();
     private Watermark committed;
     private boolean inTransaction;
@@ -59,6 +59,7 @@ public final class ProjectionWriter implements AutoCloseable {
             activityDefinition = c.prepareStatement(db.sql("activity_definition"));
             putActivityDefinition = c.prepareStatement(db.sql("put_activity_definition"));
             addAgentName = c.prepareStatement(db.sql("add_agent_name"));
+            putAttachment = c.prepareStatement(db.sql("put_attachment"));
             committed = Database.readWatermark(readWatermark);
             c.commit();
             seq = committed.seq();
@@ -109,6 +110,7 @@ public final class ProjectionWriter implements AutoCloseable {
             insertStatement.setInt(5, s.voiding() ? 1 : 0);
             insertStatement.setBytes(6, s.json());
             insertStatement.setBytes(7, keys.toBytes());
+            insertStatement.setBytes(8, s.ids());
             insertStatement.executeUpdate();
             if (!voided) {
                 insertMatches(keys, mySeq);
@@ -190,6 +192,21 @@ public final class ProjectionWriter implements AutoCloseable {
             putActivityDefinition.executeUpdate();
         } catch (SQLException e) {
             throw new StoreException("cannot store activity " + activityId + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Stores an attachment's content under its SHA-2; content already stored under that hash is kept. */
+    public void putAttachment(String sha2, String contentType, byte[] content) {
+        try {
+            if (!inTransaction) {
+                claim();
+            }
+            putAttachment.setString(1, sha2);
+            putAttachment.setString(2, contentType);
+            putAttachment.setBytes(3, content);
+            putAttachment.executeUpdate();
+        } catch (SQLException e) {
+            throw new StoreException("cannot store attachment " + sha2 + ": " + e.getMessage(), e);
         }
     }
 

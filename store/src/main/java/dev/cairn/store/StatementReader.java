@@ -4,7 +4,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import dev.cairn.xapi.IdsWriter;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -20,28 +22,84 @@ public final class StatementReader {
         this.db = db;
     }
 
-    /** A statement that is not voided, by id. */
+    /** A statement that is not voided, by id, in its exact form. */
     public Optional<StoredJson> byId(UUID id) {
-        return single("statement_by_id", id);
+        return byId(id, StatementForm.EXACT);
     }
 
-    /** A voided statement, by id. */
+    /** A statement that is not voided, by id, in the given form. */
+    public Optional<StoredJson> byId(UUID id, StatementForm form) {
+        return single("statement_by_id", id, form);
+    }
+
+    /** A voided statement, by id, in its exact form. */
     public Optional<StoredJson> voidedById(UUID id) {
-        return single("voided_statement_by_id", id);
+        return voidedById(id, StatementForm.EXACT);
     }
 
-    private Optional<StoredJson> single(String sql, UUID id) {
-        try (Connection c = db.reader(); PreparedStatement ps = c.prepareStatement(db.sql(sql))) {
+    /** A voided statement, by id, in the given form. */
+    public Optional<StoredJson> voidedById(UUID id, StatementForm form) {
+        return single("voided_statement_by_id", id, form);
+    }
+
+    private Optional<StoredJson> single(String sql, UUID id, StatementForm form) {
+        try (Connection c = db.reader(); PreparedStatement ps = c.prepareStatement(withBody(sql, form))) {
             ps.setString(1, id.toString());
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(new StoredJson(rs.getBytes(1), rs.getLong(2))) : Optional.empty();
+                return rs.next() ? Optional.of(new StoredJson(body(rs, 1), rs.getLong(3))) : Optional.empty();
             }
         } catch (SQLException e) {
             throw new StoreException("cannot read statement " + id + ": " + e.getMessage(), e);
         }
     }
 
+    /** The stored attachments with these SHA-2 hashes; hashes with no stored content are left out. */
+    public List<StoredAttachment> attachments(Collection<String> sha2s) {
+        List<StoredAttachment> out = new ArrayList<>(sha2s.size());
+        if (sha2s.isEmpty()) {
+            return out;
+        }
+        StringBuilder markers = new StringBuilder("(");
+        for (int i = 0; i < sha2s.size(); i++) {
+            markers.append(i == 0 ? "?" : ",?");
+        }
+        String sql = db.sql("attachments_by_sha2").replace("(?)", markers.append(')'));
+        try (Connection c = db.reader(); PreparedStatement ps = c.prepareStatement(sql)) {
+            int i = 1;
+            for (String sha2 : sha2s) {
+                ps.setString(i++, sha2);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new StoredAttachment(rs.getString(1), rs.getString(2), rs.getBytes(3)));
+                }
+            }
+            return out;
+        } catch (SQLException e) {
+            throw new StoreException("cannot read attachments: " + e.getMessage(), e);
+        }
+    }
+
+    private String withBody(String sql, StatementForm form) {
+        return db.sql(sql).replace("{body}", db.sql(form.sqlName()));
+    }
+
+    /**
+     * The statement bytes at {@code column}; when the next column holds the exact form instead (a row projected
+     * before the ids column existed), its ids form computed from it.
+     */
+    private static byte[] body(ResultSet rs, int column) throws SQLException {
+        byte[] fallback = rs.getBytes(column + 1);
+        return fallback != null ? IdsWriter.write(fallback) : rs.getBytes(column);
+    }
+
+    /** A page of statements in their exact form. */
     public StatementPage page(StatementQuery q) {
+        return page(q, StatementForm.EXACT);
+    }
+
+    /** A page of statements in the given form. */
+    public StatementPage page(StatementQuery q, StatementForm form) {
         try (Connection c = db.reader()) {
             List<Long> keyIds = new ArrayList<>();
             for (KeyFilter f : q.filters()) {
@@ -78,14 +136,14 @@ public final class StatementReader {
             PreparedStatement ps;
             int p = 1;
             if (keyIds.isEmpty()) {
-                ps = c.prepareStatement(db.sql("page_unfiltered").replace("{dir}", dir));
+                ps = c.prepareStatement(withBody("page_unfiltered", form).replace("{dir}", dir));
             } else {
                 String also = db.sql("also_matches");
                 StringBuilder and = new StringBuilder();
                 for (int i = 1; i < keyIds.size(); i++) {
                     and.append(also).append('\n');
                 }
-                ps = c.prepareStatement(db.sql("page_filtered").replace("{dir}", dir)
+                ps = c.prepareStatement(withBody("page_filtered", form).replace("{dir}", dir)
                         .replace("{and_also}", and.toString()));
                 ps.setLong(p++, keyIds.get(0));
                 ps.setInt(p++, scope(q.filters().get(0)));
@@ -108,7 +166,7 @@ public final class StatementReader {
                             break;
                         }
                         lastSeq = rs.getLong(1);
-                        out.add(rs.getBytes(2));
+                        out.add(body(rs, 2));
                     }
                 }
                 return new StatementPage(out, more, lastSeq);

@@ -6,8 +6,9 @@ import java.io.IOException;
  * Writes the {@code format=ids} form of a stored statement (Comm 2.1.3, Data 2.5): "only include minimum
  * information necessary in Agent, Activity, Verb and Group Objects to identify them. For Anonymous Groups this
  * means including the minimum information needed to identify each member." An Agent or Group keeps its
- * objectType and IFI, an anonymous Group its members (each reduced the same way), a Verb its id, an Activity its
- * id (and objectType as the statement's object); every other property of the statement is kept as stored, in
+ * objectType and IFI, an anonymous Group its members (each reduced the same way), a Verb its id, an Activity only
+ * its id (objectType Activity is the default and identifies nothing; the 2.0 suite requires a SubStatement's
+ * Activity object to have exactly one property); every other property of the statement is kept as stored, in
  * SubStatements and contexts too. One pass over the stored bytes, so it is cheap enough to run once per statement
  * at write time and store beside the exact form.
  */
@@ -43,9 +44,6 @@ public final class IdsWriter extends FormatWriter {
     void activity(Activity a, boolean asObject) throws IOException {
         p.skipChildren();
         g.writeStartObject();
-        if (asObject) {
-            g.writeStringField("objectType", "Activity");
-        }
         g.writeStringField("id", a.id());
         g.writeEndObject();
     }

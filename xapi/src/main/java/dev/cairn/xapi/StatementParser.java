@@ -93,6 +93,25 @@ public final class StatementParser {
         }
     }
 
+    /**
+     * Parses an Activity Definition object, such as the LRS's canonical definition of an activity, with the
+     * rules a definition inside a statement follows.
+     */
+    public static ActivityDefinition parseActivityDefinition(byte[] json) {
+        StatementParser parser = new StatementParser(json, XapiVersion.V2_0_0);
+        try (JsonParser p = FACTORY.createParser(json)) {
+            parser.p = p;
+            p.nextToken();
+            ActivityDefinition definition = parser.definition();
+            if (p.nextToken() != null) {
+                throw new XapiException("$", "json.trailing", "unexpected content after the end of the JSON value");
+            }
+            return definition;
+        } catch (IOException e) {
+            throw new XapiException("$", "json.malformed", "malformed JSON: " + e.getMessage());
+        }
+    }
+
     private List<ParsedStatement> run(boolean arrayAllowed) {
         try (JsonParser parser = FACTORY.createParser(source)) {
             p = parser;

@@ -24,7 +24,7 @@ class FormatsTest {
     static final String VERB_IDS = "{'id':'http://adlnet.gov/expapi/verbs/completed'}";
     static final String ACTIVITY = "{'objectType':'Activity','id':'http://example.com/a','definition':{'name':{'en-US':'A','de':'A (de)'},"
             + "'description':{'en-US':'About A','de':'Über A'},'type':'http://adlnet.gov/expapi/activities/lesson'}}";
-    static final String ACTIVITY_IDS = "{'objectType':'Activity','id':'http://example.com/a'}";
+    static final String ACTIVITY_IDS = "{'id':'http://example.com/a'}";
 
     static String json(String s) {
         return s.replace('\'', '"');

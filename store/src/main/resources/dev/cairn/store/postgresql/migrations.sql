@@ -75,3 +75,14 @@ CREATE TABLE agent_name (
     name  TEXT NOT NULL,
     PRIMARY KEY (agent, name)
 );
+
+-- name: 3
+-- The format=ids form of each statement, computed once by the projector. Rows projected before this version hold
+-- '' until the next replay; the reader computes their ids form from json meanwhile.
+ALTER TABLE statement ADD COLUMN ids BYTEA NOT NULL DEFAULT ''::bytea;
+-- Attachment contents by SHA-2 (hex, as the statements' sha2 names them); one row per distinct content.
+CREATE TABLE attachment (
+    sha2         TEXT  PRIMARY KEY,
+    content_type TEXT  NOT NULL,
+    content      BYTEA NOT NULL
+);

@@ -2,5 +2,5 @@
 
 -- name: drop_projection
 -- RESTART IDENTITY makes a rebuild assign the same filter_key ids as the first projection did.
-TRUNCATE statement_match, statement_ref, filter_key, statement, document, activity, agent_name RESTART IDENTITY;
+TRUNCATE statement_match, statement_ref, filter_key, statement, document, activity, agent_name, attachment RESTART IDENTITY;
 UPDATE watermark SET log_index = -1, stored_ms = 0, seq = 0 WHERE id = 1

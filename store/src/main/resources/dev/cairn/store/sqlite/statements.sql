@@ -8,4 +8,5 @@ DELETE FROM statement;
 DELETE FROM document;
 DELETE FROM activity;
 DELETE FROM agent_name;
+DELETE FROM attachment;
 UPDATE watermark SET log_index = -1, stored_ms = 0, seq = 0 WHERE id = 1
