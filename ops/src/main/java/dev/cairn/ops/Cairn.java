@@ -7,8 +7,10 @@ import dev.cairn.ingest.IngestRing;
 import dev.cairn.ingest.Sequencer;
 import dev.cairn.ingest.StatementWriteHandler;
 import dev.cairn.log.EventLog;
+import dev.cairn.log.WriterLock;
 import dev.cairn.projector.Projector;
 import dev.cairn.projector.ProjectorRunner;
+import dev.cairn.projector.WatermarkPoller;
 import dev.cairn.query.ActivitiesHandler;
 import dev.cairn.query.AgentsHandler;
 import dev.cairn.query.DocumentReadHandler;
@@ -29,62 +31,91 @@ import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One Cairn process with every part in one JVM: the log, the database, the projector, the sequencer's ring and
- * the HTTP server, wired by hand in data-flow order. {@link #close()} stops them in reverse: stop accepting,
- * drain the ring and sync the log, let the projector apply what the log holds, close the database and the log.
+ * One Cairn process: the log, the database, and the parts its {@link Role}s ask for (the projector, the sequencer's
+ * ring and write endpoints, the read endpoints), wired by hand in data-flow order. {@link #close()} stops them in
+ * reverse: stop accepting, drain the ring and sync the log, let the projector apply what the log holds, close the
+ * database and the log.
  */
 public final class Cairn implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Cairn.class);
+    /** How often a process without a projector reads the watermark (bounds ack=visible latency across processes). */
+    private static final long WATERMARK_POLL_MILLIS = 2;
 
     private final Deque<AutoCloseable> parts = new ArrayDeque<>();
     private final int port;
     private final String credentialCreated;
 
-    private Cairn(Settings s, Clock clock) throws Exception {
+    private Cairn(Settings s, Set<Role> roles, Clock clock) throws Exception {
         long started = System.nanoTime();
         try {
             Files.createDirectories(s.data());
             Files.createDirectories(s.log());
+            if (roles.contains(Role.INGEST)) {
+                started(WriterLock.acquire(s.log()));
+            }
             EventLog log = started(EventLog.open(s.log()));
             Database db = started(Database.open(s.db()));
-            credentialCreated = AdminCredential.ensure(new CredentialStore(db), s.adminCredential());
-
             WatermarkTracker tracker = new WatermarkTracker(db.watermark(), clock);
-            ProjectorRunner projector = new ProjectorRunner(new Projector(log, db, tracker, s.projectorBatch()));
-            projector.start();
-            started(projector);
 
-            IngestRing ring = new IngestRing(new Sequencer(log, new KnownState(db), clock, projector::wake), s.ringSize());
-            started(ring);
-
-            CommandSubmitter submitter = new CommandSubmitter(ring, tracker, AckMode.parse(s.ack()).orElseThrow());
-            Map<DocumentKey.Kind, HttpHandler> documentWrites = new EnumMap<>(DocumentKey.Kind.class);
-            Map<DocumentKey.Kind, HttpHandler> documentReads = new EnumMap<>(DocumentKey.Kind.class);
-            DocumentReader documents = new DocumentReader(db);
-            for (DocumentKey.Kind kind : DocumentKey.Kind.values()) {
-                documentWrites.put(kind, new DocumentWriteHandler(kind, submitter, s.maxBodyBytes()));
-                documentReads.put(kind, new DocumentReadHandler(kind, documents));
+            Runnable wakeProjector = () -> { };
+            if (roles.contains(Role.PROJECT)) {
+                ProjectorRunner projector = new ProjectorRunner(new Projector(log, db, tracker, s.projectorBatch()));
+                projector.start();
+                started(projector);
+                wakeProjector = projector::wake;
+            } else {
+                WatermarkPoller poller = new WatermarkPoller(log, db, tracker, WATERMARK_POLL_MILLIS);
+                poller.start();
+                started(poller);
             }
-            HttpApi.Writes writes = new HttpApi.Writes(new StatementWriteHandler(submitter, s.maxBodyBytes()), documentWrites);
-            HttpApi.Reads reads = new HttpApi.Reads(
-                    new StatementQueryHandler(new StatementReader(db), documents, s.defaultLimit(), s.maxLimit()),
-                    documentReads,
-                    new ActivitiesHandler(documents), new AgentsHandler(documents));
-            Undertow server = Undertow.builder()
-                    .addHttpListener(s.port(), s.host())
-                    .setHandler(HttpApi.build(new CredentialAuthenticator(new CredentialStore(db)),
-                            tracker::consistentThroughMillis, s.maxBodyBytes(), writes, reads))
-                    .build();
-            server.start();
-            started(server::stop);
-            port = ((InetSocketAddress) server.getListenerInfo().get(0).getAddress()).getPort();
-            LOG.info("Cairn listening on http://{}:{}/xapi (database {}, log {}) after {} ms", s.host(), port, s.db(),
-                    s.log(), (System.nanoTime() - started) / 1_000_000);
+
+            HttpApi.Writes writes = null;
+            if (roles.contains(Role.INGEST)) {
+                IngestRing ring = new IngestRing(new Sequencer(log, new KnownState(db), clock, wakeProjector), s.ringSize());
+                started(ring);
+                CommandSubmitter submitter = new CommandSubmitter(ring, tracker, AckMode.parse(s.ack()).orElseThrow());
+                Map<DocumentKey.Kind, HttpHandler> documentWrites = new EnumMap<>(DocumentKey.Kind.class);
+                for (DocumentKey.Kind kind : DocumentKey.Kind.values()) {
+                    documentWrites.put(kind, new DocumentWriteHandler(kind, submitter, s.maxBodyBytes()));
+                }
+                writes = new HttpApi.Writes(new StatementWriteHandler(submitter, s.maxBodyBytes()), documentWrites);
+            }
+            HttpApi.Reads reads = null;
+            if (roles.contains(Role.QUERY)) {
+                DocumentReader documents = new DocumentReader(db);
+                Map<DocumentKey.Kind, HttpHandler> documentReads = new EnumMap<>(DocumentKey.Kind.class);
+                for (DocumentKey.Kind kind : DocumentKey.Kind.values()) {
+                    documentReads.put(kind, new DocumentReadHandler(kind, documents));
+                }
+                reads = new HttpApi.Reads(new StatementQueryHandler(new StatementReader(db), documents, s.defaultLimit(),
+                        s.maxLimit()), documentReads, new ActivitiesHandler(documents), new AgentsHandler(documents));
+            }
+
+            if (writes != null || reads != null) {
+                credentialCreated = AdminCredential.ensure(new CredentialStore(db), s.adminCredential());
+                Undertow server = Undertow.builder()
+                        .addHttpListener(s.port(), s.host())
+                        .setHandler(HttpApi.build(new CredentialAuthenticator(new CredentialStore(db)),
+                                tracker::consistentThroughMillis, s.maxBodyBytes(), writes, reads))
+                        .build();
+                server.start();
+                started(server::stop);
+                port = ((InetSocketAddress) server.getListenerInfo().get(0).getAddress()).getPort();
+                LOG.info("Cairn {} listening on http://{}:{}/xapi (database {}, log {}) after {} ms", roles, s.host(),
+                        port, s.db(), s.log(), (System.nanoTime() - started) / 1_000_000);
+            } else {
+                credentialCreated = null;
+                port = -1;
+                LOG.info("Cairn {} running (database {}, log {}) after {} ms", roles, s.db(), s.log(),
+                        (System.nanoTime() - started) / 1_000_000);
+            }
         } catch (Exception | Error e) {
             close();
             throw e;
@@ -93,7 +124,12 @@ public final class Cairn implements AutoCloseable {
 
     /** Starts every part; a part that fails to start closes the ones started before it. */
     public static Cairn start(Settings settings, Clock clock) throws Exception {
-        return new Cairn(settings.validate(), clock);
+        return start(settings, EnumSet.allOf(Role.class), clock);
+    }
+
+    /** Starts the parts of {@code roles} only (separate processes share the log directory and the database). */
+    public static Cairn start(Settings settings, Set<Role> roles, Clock clock) throws Exception {
+        return new Cairn(settings.validate(), roles, clock);
     }
 
     private <T extends AutoCloseable> T started(T part) {
@@ -112,13 +148,18 @@ public final class Cairn implements AutoCloseable {
 
     @Override
     public void close() {
+        boolean clean = true;
         while (!parts.isEmpty()) {
             AutoCloseable part = parts.pop();
             try {
                 part.close();
             } catch (Exception e) {
+                clean = false;
                 LOG.warn("closing {} failed", part, e);
             }
+        }
+        if (clean) {
+            LOG.info("Cairn stopped cleanly");
         }
     }
 

@@ -18,12 +18,15 @@ import javax.crypto.spec.PBEKeySpec;
 /**
  * Verifies Basic credentials against salted PBKDF2 hashes. A slow hash per request would cost milliseconds, so a
  * secret verified once is remembered as its SHA-256 digest: later requests cost one fast hash and a comparison.
+ * A remembered credential is looked up again (by key, without hashing) after {@link #RECHECK_MILLIS}, so a
+ * credential revoked by another process stops working within that time.
  */
 public final class CredentialAuthenticator implements Authenticator {
     static final int ITERATIONS = 210_000;
+    static final long RECHECK_MILLIS = 5_000;
     private static final String ALGORITHM = "PBKDF2WithHmacSHA256";
 
-    private record Verified(byte[] secretDigest, Principal principal) {
+    private record Verified(byte[] secretDigest, Principal principal, long checkedAtMillis) {
     }
 
     private final CredentialStore store;
@@ -37,15 +40,24 @@ public final class CredentialAuthenticator implements Authenticator {
     public Optional<Principal> authenticate(String key, String secret) {
         byte[] digest = sha256(secret);
         Verified v = verified.get(key);
-        if (v != null) {
+        long now = System.currentTimeMillis();
+        if (v != null && now - v.checkedAtMillis() < RECHECK_MILLIS) {
             return MessageDigest.isEqual(v.secretDigest(), digest) ? Optional.of(v.principal()) : Optional.empty();
+        }
+        if (v != null && MessageDigest.isEqual(v.secretDigest(), digest)) {
+            if (store.find(key).isEmpty()) {
+                verified.remove(key);
+                return Optional.empty();
+            }
+            verified.put(key, new Verified(digest, v.principal(), now));
+            return Optional.of(v.principal());
         }
         Optional<Credential> c = store.find(key);
         if (c.isEmpty() || !MessageDigest.isEqual(c.get().hash(), hash(secret, c.get().salt(), c.get().iterations()))) {
             return Optional.empty();
         }
         Principal p = new Principal(key, c.get().scopes(), c.get().authority());
-        verified.put(key, new Verified(digest, p));
+        verified.put(key, new Verified(digest, p, now));
         return Optional.of(p);
     }
 

@@ -5,6 +5,8 @@ import dev.cairn.http.Authenticator;
 import dev.cairn.http.BasicAuthHandler;
 import dev.cairn.http.ConsistentThroughHandler;
 import dev.cairn.http.Responses;
+import dev.cairn.http.Scope;
+import dev.cairn.http.ScopeHandler;
 import dev.cairn.http.VersionHandler;
 import dev.cairn.query.AboutHandler;
 import dev.cairn.query.StatementQueryHandler;
@@ -15,13 +17,14 @@ import io.undertow.server.handlers.PathHandler;
 import io.undertow.util.Headers;
 import io.undertow.util.HttpString;
 import io.undertow.util.Methods;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
  * The HTTP API as one visible chain: {@code /xapi/about} is open; every other resource is
- * {@code auth(version(byMethod(reads, writes)))}, and the Statement resource is also wrapped in
+ * {@code auth(version(byMethod(scope(reads), scope(writes))))}, and the Statement resource is also wrapped in
  * {@code consistentThrough(...)} so that every response of it, errors included, carries the header. Each
  * resource but /about first passes {@code alternateSyntax(...)}, which turns a 1.0.3 Alternate Request Syntax
  * POST into the request it stands for before authentication reads its headers.
@@ -36,33 +39,77 @@ final class HttpApi {
                  HttpHandler agents) {
     }
 
+    // The scopes each kind of request accepts (xAPI 1.0.3 Communication 4.2); "all" grants everything.
+    private static final List<Scope> READ_STATEMENTS = List.of(Scope.STATEMENTS_READ, Scope.ALL_READ, Scope.ALL);
+    private static final List<Scope> WRITE_STATEMENTS = List.of(Scope.STATEMENTS_WRITE, Scope.ALL);
+    private static final List<Scope> READ_DEFINITIONS = List.of(Scope.DEFINE, Scope.PROFILE, Scope.ALL_READ, Scope.ALL);
+
     private HttpApi() {
     }
 
-    static HttpHandler build(Authenticator auth, LongSupplier consistentThrough, long maxBodyBytes, Writes writes,
-                             Reads reads) {
+    private static HttpHandler scoped(List<Scope> accepted, HttpHandler handler) {
+        return new ScopeHandler(accepted, handler);
+    }
+
+    /**
+     * @param writes the write side, or null in a process that only reads
+     * @param reads  the read side, or null in a process that only writes
+     */
+    static HttpHandler build(Authenticator auth, LongSupplier consistentThrough, long maxBodyBytes, Writes writeSide,
+                             Reads readSide) {
+        Writes writes = writeSide != null ? writeSide : elsewhereWrites();
+        Reads reads = readSide != null ? readSide : elsewhereReads();
+        HttpHandler statementReads = scoped(READ_STATEMENTS, reads.statements());
+        HttpHandler statementWrites = scoped(WRITE_STATEMENTS, writes.statements());
         HttpHandler statements = new ConsistentThroughHandler(consistentThrough, new AlternateSyntaxHandler(maxBodyBytes,
                 guarded(auth, exchange -> {
                     boolean more = exchange.getRequestPath().startsWith(StatementQueryHandler.MORE_PREFIX);
-                    byMethod(exchange, reads.statements(), writes.statements(), more ? "GET, HEAD" : "GET, HEAD, PUT, POST");
+                    byMethod(exchange, statementReads, statementWrites, more ? "GET, HEAD" : "GET, HEAD, PUT, POST");
                 })));
         PathHandler paths = new PathHandler(exchange -> Responses.error(exchange, 404, "resource.unknown", "path "
                 + exchange.getRequestPath(), "no xAPI resource at " + exchange.getRequestPath()))
                 .addExactPath("/xapi/about", new AboutHandler())
                 .addExactPath("/xapi/statements", statements)
                 .addPrefixPath(StatementQueryHandler.MORE_PREFIX, statements)
-                .addExactPath("/xapi/activities", new AlternateSyntaxHandler(maxBodyBytes, readOnly(auth, reads.activities())))
-                .addExactPath("/xapi/agents", new AlternateSyntaxHandler(maxBodyBytes, readOnly(auth, reads.agents())));
+                .addExactPath("/xapi/activities", new AlternateSyntaxHandler(maxBodyBytes,
+                        readOnly(auth, scoped(READ_DEFINITIONS, reads.activities()))))
+                .addExactPath("/xapi/agents", new AlternateSyntaxHandler(maxBodyBytes,
+                        readOnly(auth, scoped(READ_DEFINITIONS, reads.agents()))));
         String[][] documentPaths = {{"/xapi/activities/state", "STATE"}, {"/xapi/activities/profile", "ACTIVITY_PROFILE"},
                 {"/xapi/agents/profile", "AGENT_PROFILE"}};
         for (String[] d : documentPaths) {
             DocumentKey.Kind kind = DocumentKey.Kind.valueOf(d[1]);
-            HttpHandler read = reads.documents().get(kind);
-            HttpHandler write = writes.documents().get(kind);
+            Scope own = kind == DocumentKey.Kind.STATE ? Scope.STATE : Scope.PROFILE;
+            HttpHandler read = scoped(List.of(own, Scope.ALL_READ, Scope.ALL), reads.documents().get(kind));
+            HttpHandler write = scoped(List.of(own, Scope.ALL), writes.documents().get(kind));
             paths.addExactPath(d[0], new AlternateSyntaxHandler(maxBodyBytes,
                     guarded(auth, exchange -> byMethod(exchange, read, write, "GET, HEAD, PUT, POST, DELETE"))));
         }
         return paths;
+    }
+
+    private static Writes elsewhereWrites() {
+        HttpHandler elsewhere = elsewhere("writes", "ingest");
+        return new Writes(elsewhere, everyDocument(elsewhere));
+    }
+
+    private static Reads elsewhereReads() {
+        HttpHandler elsewhere = elsewhere("reads", "query");
+        return new Reads(elsewhere, everyDocument(elsewhere), elsewhere, elsewhere);
+    }
+
+    private static Map<DocumentKey.Kind, HttpHandler> everyDocument(HttpHandler handler) {
+        Map<DocumentKey.Kind, HttpHandler> out = new EnumMap<>(DocumentKey.Kind.class);
+        for (DocumentKey.Kind kind : DocumentKey.Kind.values()) {
+            out.put(kind, handler);
+        }
+        return out;
+    }
+
+    /** The answer of a split process to requests that belong to another one. */
+    private static HttpHandler elsewhere(String what, String process) {
+        return exchange -> Responses.error(exchange, 405, "process.role", "method " + exchange.getRequestMethod(),
+                "this Cairn process does not serve " + what + "; send them to the cairn " + process + " process");
     }
 
     private static HttpHandler guarded(Authenticator auth, HttpHandler route) {

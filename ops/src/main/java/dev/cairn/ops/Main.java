@@ -6,7 +6,8 @@ import picocli.CommandLine.Command;
 /** The {@code cairn} command. Each subcommand wires its parts by hand; start reading at {@link ServeCommand}. */
 @Command(name = "cairn", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Cairn, an event-sourced xAPI Learning Record Store.",
-        subcommands = {ServeCommand.class, ReplayCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {ServeCommand.class, IngestCommand.class, ProjectCommand.class, QueryCommand.class,
+            ReplayCommand.class, CredentialsCommand.class, VersionCommand.class, CommandLine.HelpCommand.class})
 public final class Main {
     static {
         // Undertow and XNIO log through jboss-logging: send it to SLF4J like everything else.

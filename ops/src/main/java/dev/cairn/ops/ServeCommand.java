@@ -1,8 +1,7 @@
 package dev.cairn.ops;
 
-import java.time.Clock;
+import java.util.EnumSet;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -15,25 +14,6 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Settings settings;
-        try {
-            settings = options.settings().validate();
-        } catch (IllegalArgumentException e) {
-            System.err.println("cairn serve: " + e.getMessage());
-            return 2;
-        }
-        Cairn cairn = Cairn.start(settings, Clock.systemUTC());
-        if (cairn.credentialCreated() != null) {
-            System.out.println("Created the first credential (shown only this once; keep it):");
-            System.out.println("  " + cairn.credentialCreated());
-        }
-        System.out.println("Cairn is serving xAPI at http://" + settings.host() + ":" + cairn.port() + "/xapi  (Ctrl-C stops it)");
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            cairn.close();
-            stopped.countDown();
-        }, "cairn-shutdown"));
-        stopped.await();
-        return 0;
+        return ProcessRunner.run("serve", options, EnumSet.allOf(Role.class));
     }
 }

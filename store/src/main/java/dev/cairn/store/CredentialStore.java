@@ -4,6 +4,11 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -15,7 +20,8 @@ public final class CredentialStore {
         this.db = db;
     }
 
-    public void insert(Credential c) {
+    /** Stores a new credential; false when one with that key exists (another process may have just made it). */
+    public boolean insert(Credential c) {
         try (Connection conn = db.reader(); PreparedStatement ps = conn.prepareStatement(db.sql("insert_credential"))) {
             ps.setString(1, c.key());
             ps.setBytes(2, c.salt());
@@ -24,7 +30,7 @@ public final class CredentialStore {
             ps.setString(5, String.join(" ", c.scopes()));
             ps.setBytes(6, c.authority());
             ps.setLong(7, System.currentTimeMillis());
-            ps.executeUpdate();
+            return ps.executeUpdate() == 1;
         } catch (SQLException e) {
             throw new StoreException("cannot store credential " + c.key() + ": " + e.getMessage(), e);
         }
@@ -38,11 +44,41 @@ public final class CredentialStore {
                     return Optional.empty();
                 }
                 return Optional.of(new Credential(key, rs.getBytes(1), rs.getBytes(2), rs.getInt(3),
-                        Set.of(rs.getString(4).split(" ")), rs.getBytes(5)));
+                        scopes(rs.getString(4)), rs.getBytes(5)));
             }
         } catch (SQLException e) {
             throw new StoreException("cannot read credential " + key + ": " + e.getMessage(), e);
         }
+    }
+
+    /** Every credential (without its hash), oldest first. */
+    public List<Credential> list() {
+        try (Connection conn = db.reader(); PreparedStatement ps = conn.prepareStatement(db.sql("list_credentials"));
+             ResultSet rs = ps.executeQuery()) {
+            List<Credential> out = new ArrayList<>();
+            while (rs.next()) {
+                out.add(new Credential(rs.getString(1), new byte[0], new byte[0], 0, scopes(rs.getString(2)),
+                        rs.getBytes(3)));
+            }
+            return out;
+        } catch (SQLException e) {
+            throw new StoreException("cannot list credentials: " + e.getMessage(), e);
+        }
+    }
+
+    /** Removes a credential; false when there was none with that key. */
+    public boolean delete(String key) {
+        try (Connection conn = db.reader(); PreparedStatement ps = conn.prepareStatement(db.sql("delete_credential"))) {
+            ps.setString(1, key);
+            return ps.executeUpdate() == 1;
+        } catch (SQLException e) {
+            throw new StoreException("cannot revoke credential " + key + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The scopes as stored (space-separated), in the order they were granted. */
+    private static Set<String> scopes(String stored) {
+        return Collections.unmodifiableSet(new LinkedHashSet<>(Arrays.asList(stored.split(" "))));
     }
 
     public long count() {

@@ -29,11 +29,13 @@ public final class ProjectionWriter implements AutoCloseable {
 
     private final Connection c;
     private final PreparedStatement insertStatement, selectKeys, updateKeys, selectReferrers, setVoided, findKey,
-            insertKey, insertMatch, deleteMatch, insertRef, advance, readWatermark, putDocument, deleteDocument,
+            insertKey, maxKeyId, insertMatch, deleteMatch, insertRef, advance, readWatermark, putDocument, deleteDocument,
             deleteDocuments, activityDefinition, putActivityDefinition, addAgentName, putAttachment;
     private final Map<FilterKey, Long> keyIds = new HashMap<>();
     private Watermark committed;
     private boolean inTransaction;
+    /** The last filter key id assigned; read when each transaction opens. */
+    private long lastKeyId;
     private long seq;
     private long storedMillis;
 
@@ -48,6 +50,7 @@ public final class ProjectionWriter implements AutoCloseable {
             setVoided = c.prepareStatement(db.sql("set_voided"));
             findKey = c.prepareStatement(db.sql("find_key"));
             insertKey = c.prepareStatement(db.sql("insert_key"));
+            maxKeyId = c.prepareStatement(db.sql("max_key_id"));
             insertMatch = c.prepareStatement(db.sql("insert_match"));
             deleteMatch = c.prepareStatement(db.sql("delete_match"));
             insertRef = c.prepareStatement(db.sql("insert_ref"));
@@ -323,6 +326,10 @@ public final class ProjectionWriter implements AutoCloseable {
             rollback();
             throw fenced();
         }
+        try (ResultSet rs = maxKeyId.executeQuery()) {
+            rs.next();
+            lastKeyId = rs.getLong(1);
+        }
         inTransaction = true;
     }
 
@@ -350,13 +357,11 @@ public final class ProjectionWriter implements AutoCloseable {
             if (rs.next()) {
                 id = rs.getLong(1);
             } else {
-                insertKey.setInt(1, key.kind().ordinal());
-                insertKey.setString(2, key.value());
+                id = ++lastKeyId;
+                insertKey.setLong(1, id);
+                insertKey.setInt(2, key.kind().ordinal());
+                insertKey.setString(3, key.value());
                 insertKey.executeUpdate();
-                try (ResultSet again = findKey.executeQuery()) {
-                    again.next();
-                    id = again.getLong(1);
-                }
             }
         }
         keyIds.put(key, id);

@@ -28,7 +28,12 @@ UPDATE statement SET voided = 1 WHERE seq = ?
 SELECT id FROM filter_key WHERE kind = ? AND value = ?
 
 -- name: insert_key
-INSERT INTO filter_key (kind, value) VALUES (?, ?)
+-- The projector assigns ids itself, inside its transaction, so that a replay assigns the same ones (a database
+-- sequence would skip the ids of a rolled-back or killed transaction).
+INSERT INTO filter_key (id, kind, value) VALUES (?, ?, ?)
+
+-- name: max_key_id
+SELECT coalesce(max(id), 0) FROM filter_key
 
 -- name: insert_match
 INSERT INTO statement_match (key_id, scope, seq) VALUES (?, ?, ?)
@@ -63,6 +68,7 @@ SELECT max(seq) FROM statement WHERE stored_ms <= ?
 
 -- name: insert_credential
 INSERT INTO credential (api_key, salt, hash, iterations, scopes, authority, created_ms) VALUES (?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (api_key) DO NOTHING
 
 -- name: credential_by_key
 SELECT salt, hash, iterations, scopes, authority FROM credential WHERE api_key = ?
@@ -159,3 +165,9 @@ INSERT INTO attachment (sha2, content_type, content) VALUES (?, ?, ?) ON CONFLIC
 -- name: attachments_by_sha2
 -- '?' is expanded to one marker per hash.
 SELECT sha2, content_type, content FROM attachment WHERE sha2 IN (?)
+
+-- name: list_credentials
+SELECT api_key, scopes, authority, created_ms FROM credential ORDER BY created_ms, api_key
+
+-- name: delete_credential
+DELETE FROM credential WHERE api_key = ?

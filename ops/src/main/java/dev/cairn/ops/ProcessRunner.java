@@ -1,0 +1,49 @@
+package dev.cairn.ops;
+
+import java.time.Clock;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Runs a Cairn process until SIGTERM or Ctrl-C: validates the settings once, starts the parts of its roles, prints
+ * where it listens (and a first credential when one was created), then on the signal closes everything in reverse
+ * order: stop accepting, drain the ring, sync the log, commit the projector, close.
+ */
+final class ProcessRunner {
+    private ProcessRunner() {
+    }
+
+    static int run(String command, CommonOptions options, Set<Role> roles) throws Exception {
+        Settings settings;
+        try {
+            settings = options.settings().validate();
+        } catch (IllegalArgumentException e) {
+            System.err.println("cairn " + command + ": " + e.getMessage());
+            return 2;
+        }
+        Cairn cairn;
+        try {
+            cairn = Cairn.start(settings, roles, Clock.systemUTC());
+        } catch (IllegalStateException e) {
+            System.err.println("cairn " + command + ": " + e.getMessage());
+            return 1;
+        }
+        if (cairn.credentialCreated() != null) {
+            System.out.println("Created the first credential (shown only this once; keep it):");
+            System.out.println("  " + cairn.credentialCreated());
+        }
+        if (cairn.port() > 0) {
+            System.out.println("Cairn " + command + " is serving xAPI at http://" + settings.host() + ":" + cairn.port()
+                    + "/xapi  (Ctrl-C stops it)");
+        } else {
+            System.out.println("Cairn " + command + " is running on " + settings.db() + "  (Ctrl-C stops it)");
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            cairn.close();
+            stopped.countDown();
+        }, "cairn-shutdown"));
+        stopped.await();
+        return 0;
+    }
+}

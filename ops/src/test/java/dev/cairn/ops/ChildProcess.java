@@ -1,0 +1,98 @@
+package dev.cairn.ops;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A {@code cairn} command in its own JVM, with the test JVM's classpath and JVM flags (Chronicle's among them). */
+final class ChildProcess implements AutoCloseable {
+    final String command;
+    final int port;
+    private final List<String> args;
+    private final Path output;
+    private Process process;
+
+    ChildProcess(String command, Path output, String... options) throws IOException {
+        this.command = command;
+        this.port = freePort();
+        this.output = output;
+        this.args = new ArrayList<>(List.of(options));
+        this.args.addAll(List.of("--port", String.valueOf(port)));
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    ChildProcess start() throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(ProcessHandle.current().info().command().orElse("java"));
+        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (a.startsWith("--add-") || a.startsWith("-Dchronicle")) {
+                cmd.add(a);
+            }
+        }
+        cmd.addAll(List.of("-Xmx256m", "-cp", System.getProperty("java.class.path"), Main.class.getName(), command));
+        cmd.addAll(args);
+        process = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile())).start();
+        return this;
+    }
+
+    /** Waits until the process answers HTTP (or, for a process without HTTP, a fixed warm-up). */
+    ChildProcess awaitReady(HttpClient http) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("cairn " + command + " exited with " + process.exitValue() + "; see " + output);
+            }
+            if (command.equals("project")) {
+                Thread.sleep(1500);
+                return this;
+            }
+            try {
+                HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/xapi/about"))
+                        .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding());
+                if (r.statusCode() == 200) {
+                    return this;
+                }
+            } catch (IOException e) {
+                Thread.sleep(100);
+            }
+        }
+        throw new IllegalStateException("cairn " + command + " did not become ready; see " + output);
+    }
+
+    /** What the process printed so far. */
+    String output() throws IOException {
+        return java.nio.file.Files.readString(output);
+    }
+
+    /** SIGKILL: no shutdown hook runs. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor();
+    }
+
+    /** SIGTERM: the graceful shutdown path (the JVM then exits with 143 after its shutdown hooks ran). */
+    int stop() throws InterruptedException {
+        process.destroy();
+        return process.waitFor();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process != null && process.isAlive()) {
+            kill();
+        }
+    }
+}

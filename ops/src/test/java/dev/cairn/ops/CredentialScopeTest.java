@@ -1,0 +1,145 @@
+package dev.cairn.ops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cairn.store.TestDatabase;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Credentials made with {@code cairn credentials}, and the scopes every endpoint enforces (403 without one). */
+class CredentialScopeTest {
+    @TempDir
+    Path data;
+    TestDatabase database;
+    TestLrs lrs;
+
+    @BeforeEach
+    void start() throws Exception {
+        database = TestDatabase.create("sqlite", data);
+        lrs = new TestLrs(data, database.url());
+    }
+
+    @AfterEach
+    void stop() {
+        if (lrs != null) {
+            lrs.close();
+        }
+        database.close();
+    }
+
+    /** Runs {@code cairn credentials ...} and returns what it printed. */
+    private String credentials(String... args) {
+        PrintStream out = System.out;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            String[] all = new String[args.length + 5];
+            all[0] = "credentials";
+            System.arraycopy(args, 0, all, 1, args.length);
+            all[args.length + 1] = "--data";
+            all[args.length + 2] = data.toString();
+            all[args.length + 3] = "--db";
+            all[args.length + 4] = database.url();
+            assertEquals(0, Main.run(all), String.join(" ", args));
+        } finally {
+            System.setOut(out);
+        }
+        return captured.toString(StandardCharsets.UTF_8).trim();
+    }
+
+    private int status(String credential, String method, String path, String body) throws Exception {
+        String[] ks = credential.split(":", 2);
+        HttpRequest.Builder r = lrs.request(path).setHeader("Authorization", TestLrs.basic(ks[0], ks[1]))
+                .header("Content-Type", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        return lrs.http.send(r.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    private record Case(String method, String path, String body) {
+    }
+
+    private static final String STATEMENT = Statements.statement("s@example.com", Statements.COMPLETED, "http://example.com/a");
+    private static final Case WRITE_STATEMENT = new Case("POST", "/xapi/statements", STATEMENT);
+    private static final Case READ_STATEMENTS = new Case("GET", "/xapi/statements", null);
+    private static final Case WRITE_STATE = new Case("PUT", DocumentApiTest.state("s"), "{}");
+    private static final Case READ_STATE = new Case("GET", DocumentApiTest.state(null), null);
+    private static final Case WRITE_PROFILE = new Case("PUT", DocumentApiTest.agentProfile("p") , "{}");
+    private static final Case READ_PROFILE = new Case("GET", DocumentApiTest.activityProfile("p"), null);
+    private static final Case READ_ACTIVITY = new Case("GET", "/xapi/activities?activityId=http://example.com/a", null);
+    private static final List<Case> ALL_CASES = List.of(WRITE_STATEMENT, READ_STATEMENTS, WRITE_STATE, READ_STATE,
+            WRITE_PROFILE, READ_PROFILE, READ_ACTIVITY);
+
+    private void assertScope(String scope, List<Case> allowed) throws Exception {
+        String credential = credentials("create", "--scope", scope);
+        for (Case c : ALL_CASES) {
+            int status = status(credential, c.method(), c.path(), c.body());
+            if (allowed.contains(c)) {
+                assertNotEquals(403, status, scope + " should allow " + c);
+                assertNotEquals(401, status, scope + " should allow " + c);
+            } else {
+                assertEquals(403, status, scope + " should not allow " + c);
+            }
+        }
+    }
+
+    @Test
+    void statementsWriteOnlyWritesStatements() throws Exception {
+        assertScope("statements/write", List.of(WRITE_STATEMENT));
+    }
+
+    @Test
+    void statementsReadOnlyReadsStatements() throws Exception {
+        assertScope("statements/read", List.of(READ_STATEMENTS));
+    }
+
+    @Test
+    void allReadReadsEverythingAndWritesNothing() throws Exception {
+        assertScope("all/read", List.of(READ_STATEMENTS, READ_STATE, READ_PROFILE, READ_ACTIVITY));
+    }
+
+    @Test
+    void stateReadsAndWritesOnlyState() throws Exception {
+        assertScope("state", List.of(WRITE_STATE, READ_STATE));
+    }
+
+    @Test
+    void profileReadsAndWritesProfilesAndDefinitions() throws Exception {
+        assertScope("profile", List.of(WRITE_PROFILE, READ_PROFILE, READ_ACTIVITY));
+    }
+
+    @Test
+    void allDoesEverything() throws Exception {
+        assertScope("all", ALL_CASES);
+    }
+
+    @Test
+    void aCreatedCredentialIsListedWithItsScopesAndARevokedOneIsRefused() throws Exception {
+        String credential = credentials("create", "--scope", "statements/read,statements/write", "--name", "LMS");
+        String key = credential.split(":")[0];
+        String list = credentials("list");
+        assertTrue(list.contains(key + "\tstatements/read,statements/write"), list);
+        assertTrue(list.contains("\"name\":\"LMS\""), list);
+        assertEquals(200, status(credential, "GET", "/xapi/statements", null));
+        credentials("revoke", key);
+        lrs.close();
+        lrs = new TestLrs(data, database.url());
+        assertEquals(401, status(credential, "GET", "/xapi/statements", null));
+    }
+
+    @Test
+    void anUnknownScopeIsRefusedByTheCommand() {
+        assertEquals(2, Main.run("credentials", "create", "--scope", "everything", "--data", data.toString(),
+                "--db", database.url()));
+    }
+}
