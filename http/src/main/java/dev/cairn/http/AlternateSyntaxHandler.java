@@ -74,17 +74,9 @@ public final class AlternateSyntaxHandler implements HttpHandler {
                     + (type == null ? "no Content-Type" : "'" + type + "'") + ")");
             return;
         }
-        long length = exchange.getRequestContentLength();
-        if (length > maxBodyBytes) {
-            reject(exchange, answer, "body", "request.too_large", "the request body is " + length
-                    + " bytes; the limit is " + maxBodyBytes);
-            return;
-        }
-        exchange.setMaxEntitySize(maxBodyBytes);
         String target = method.getFirst();
-        exchange.getRequestReceiver().receiveFullBytes((ex, form) -> rewrite(ex, target, form, answer),
-                (ex, error) -> reject(ex, answer, "body", "request.too_large", "the request body could not be read "
-                        + "within the limit of " + maxBodyBytes + " bytes: " + error.getMessage()));
+        exchange.getResponseHeaders().put(Exchanges.VERSION_HEADER, answer.header()); // for a 413
+        BodyReceiver.receive(exchange, maxBodyBytes, form -> rewrite(exchange, target, form, answer));
     }
 
     private void rewrite(HttpServerExchange exchange, String method, byte[] form, XapiVersion answer) {

@@ -1,5 +1,6 @@
 package dev.cairn.ingest;
 
+import dev.cairn.http.BodyReceiver;
 import dev.cairn.http.Exchanges;
 import dev.cairn.http.Responses;
 import dev.cairn.store.WatermarkTracker;
@@ -48,18 +49,7 @@ public final class CommandSubmitter {
             exchange.dispatch(() -> then.accept(read));
             return;
         }
-        long length = exchange.getRequestContentLength();
-        if (length > maxBodyBytes) {
-            Responses.error(exchange, 413, "request.too_large", "body", "the request body is " + length
-                    + " bytes; the limit is " + maxBodyBytes);
-            return;
-        }
-        exchange.setMaxEntitySize(maxBodyBytes);
-        exchange.getRequestReceiver().receiveFullBytes(
-                (ex, body) -> ex.dispatch(() -> then.accept(body)),
-                (ex, error) -> Responses.error(ex, 413, "request.too_large", "body",
-                        "the request body could not be read within the limit of " + maxBodyBytes + " bytes: "
-                                + error.getMessage()));
+        BodyReceiver.receive(exchange, maxBodyBytes, body -> exchange.dispatch(() -> then.accept(body)));
     }
 
     void submit(HttpServerExchange exchange, WriteCommand command, AckMode ack, Consumer<WriteOutcome.Accepted> onAccepted) {

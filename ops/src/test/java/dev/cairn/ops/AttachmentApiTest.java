@@ -156,6 +156,21 @@ class AttachmentApiTest {
         assertEquals(200, postMultipart(multipart(statement(UUID.randomUUID().toString(), att))).statusCode());
     }
 
+    @Test
+    void aBodyOverTheLimitGets413WithOrWithoutContentLength() throws Exception {
+        byte[] big = new byte[(1 << 20) + 1];
+        byte[] body = multipart(statement(UUID.randomUUID().toString(),
+                attachment("http://example.com/usage", "application/octet-stream", big, null)),
+                new Object[] {"application/octet-stream", sha256(big), big});
+        HttpResponse<String> sized = postMultipart(body);
+        assertEquals(413, sized.statusCode(), sized.body());
+        assertTrue(sized.headers().firstValue("X-Experience-API-Consistent-Through").isPresent());
+        HttpResponse<String> chunked = lrs.send(lrs.request("/xapi/statements")
+                .header("Content-Type", "multipart/mixed; boundary=" + BOUNDARY)
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(body))));
+        assertEquals(413, chunked.statusCode(), chunked.body());
+    }
+
     /** A key pair and self-signed certificate made by the JDK's keytool. */
     record Signer(PrivateKey key, Certificate certificate) {
         static Signer create(Path dir) throws Exception {

@@ -7,10 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.cairn.store.Database;
 import dev.cairn.store.ProjectionChecksum;
 import dev.cairn.store.TestDatabase;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -71,6 +74,13 @@ class RestartAndReplayTest {
             String first = TestLrs.json(lrs.get("/xapi/statements?limit=1")).get("statements").get(0).get("id").asText();
             lrs.post("{\"actor\":{\"mbox\":\"mailto:admin@example.com\"},\"verb\":{\"id\":\"http://adlnet.gov/expapi/verbs/voided\"},"
                     + "\"object\":{\"objectType\":\"StatementRef\",\"id\":\"" + first + "\"}}");
+            byte[] text = "kept through replay".getBytes(StandardCharsets.UTF_8);
+            byte[] body = AttachmentApiTest.multipart(AttachmentApiTest.statement(UUID.randomUUID().toString(),
+                    AttachmentApiTest.attachment("http://example.com/usage", "text/plain", text, null)),
+                    new Object[] {"text/plain", AttachmentApiTest.sha256(text), text});
+            assertEquals(200, lrs.send(lrs.request("/xapi/statements")
+                    .header("Content-Type", "multipart/mixed; boundary=" + AttachmentApiTest.BOUNDARY)
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(body))).statusCode());
         }
         Map<String, String> live;
         try (Database db = Database.open(database.url())) {
@@ -80,6 +90,7 @@ class RestartAndReplayTest {
         try (Database db = Database.open(database.url())) {
             assertEquals(live, ProjectionChecksum.of(db));
         }
-        assertEquals("101", live.get("statement").split(":")[0]);
+        assertEquals("102", live.get("statement").split(":")[0]);
+        assertEquals("1", live.get("attachment").split(":")[0]);
     }
 }
