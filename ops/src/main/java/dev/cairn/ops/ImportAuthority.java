@@ -1,0 +1,48 @@
+package dev.cairn.ops;
+
+import dev.cairn.http.Principal;
+import dev.cairn.store.CredentialStore;
+import dev.cairn.store.Database;
+import java.io.PrintWriter;
+
+/**
+ * The authority an in-process import stamps: that of the credential it is given (checked against the store like
+ * a request's Basic credentials), else of the configured admin credential (created if missing, as serve does),
+ * else of a first credential created now when the store has none.
+ */
+final class ImportAuthority {
+    private ImportAuthority() {
+    }
+
+    /**
+     * @param credential      KEY:SECRET named for the import, or null
+     * @param adminCredential KEY:SECRET of the admin credential from configuration, or null
+     * @param out             where a newly created credential is shown
+     */
+    static byte[] resolve(Database db, String credential, String adminCredential, PrintWriter out) {
+        CredentialStore store = new CredentialStore(db);
+        String named = credential;
+        if (named == null) {
+            String created = AdminCredential.ensure(store, adminCredential);
+            if (created != null) {
+                out.println("Created the first credential (shown only this once; keep it):");
+                out.println("  " + created);
+            }
+            named = adminCredential != null ? adminCredential : created;
+            if (named == null) {
+                throw new IllegalArgumentException("the database has credentials: name the one whose authority the "
+                        + "imported statements carry with --credential KEY:SECRET (or --admin-credential)");
+            }
+        }
+        int colon = named.indexOf(':');
+        String key = named.substring(0, colon);
+        Principal p = new CredentialAuthenticator(store).authenticate(key, named.substring(colon + 1))
+                .orElseThrow(() -> new IllegalArgumentException("credential " + key + " is not in the database "
+                        + db.url() + ", or its secret is wrong"));
+        if (!p.scopes().contains("all") && !p.scopes().contains("statements/write")) {
+            throw new IllegalArgumentException("credential " + key + " may not write statements (its scopes: "
+                    + String.join(", ", p.scopes()) + ")");
+        }
+        return p.authority();
+    }
+}

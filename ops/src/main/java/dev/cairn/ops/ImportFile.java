@@ -1,0 +1,261 @@
+package dev.cairn.ops;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.BufferedInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.ZipException;
+
+/**
+ * A file of statements: a JSON array of statement objects, or NDJSON (one statement object per line; any
+ * whitespace between objects is accepted), either of them optionally gzip-compressed (recognized by its magic
+ * bytes, or by a {@code .gz} name).
+ *
+ * <p>{@link #open} reads the whole file once with a streaming tokenizer before anything is imported, so a file
+ * that is malformed, truncated or of the wrong shape is refused as a whole with the line and column of the fault,
+ * and never half-imported. {@link #next} then reads it a second time and cuts it into one byte array per
+ * statement with a plain bracket-and-string scanner, which is much cheaper than tokenizing it again; each
+ * statement is parsed and validated later, in parallel.
+ */
+final class ImportFile implements ImportSource {
+    private static final JsonFactory JSON = new JsonFactory();
+    private static final int BUFFER = 1 << 20;
+
+    enum Layout { ARRAY, NDJSON }
+
+    private final Path path;
+    private final Layout layout;
+    private final long count;
+    private final InputStream in;
+    private byte[] buf = new byte[BUFFER];
+    private int pos;
+    private int limit;
+    private boolean eof;
+    private long line = 1;
+    private long ordinal;
+
+    private ImportFile(Path path, Layout layout, long count) throws IOException {
+        this.path = path;
+        this.layout = layout;
+        this.count = count;
+        this.in = stream(path);
+    }
+
+    /** Checks the whole file's structure, then opens it for reading statements. */
+    static ImportFile open(Path path) throws IOException, ImportFileException {
+        Layout layout;
+        long count = 0;
+        String name = path.toString();
+        try (InputStream in = stream(path); JsonParser p = JSON.createParser(in)) {
+            JsonToken t = p.nextToken();
+            if (t == null) {
+                return new ImportFile(path, Layout.NDJSON, 0);
+            }
+            if (t == JsonToken.START_ARRAY) {
+                layout = Layout.ARRAY;
+                while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+                    if (t == null) {
+                        throw new ImportFileException(name, at(p.currentLocation()), "the array is not closed");
+                    }
+                    count++;
+                    if (t != JsonToken.START_OBJECT) {
+                        throw new ImportFileException(name, "statement " + count + " (" + at(p.currentTokenLocation()) + ")",
+                                "expected a statement object in the array, found " + describe(t));
+                    }
+                    p.skipChildren();
+                }
+                if ((t = p.nextToken()) != null) {
+                    throw new ImportFileException(name, at(p.currentTokenLocation()),
+                            "unexpected " + describe(t) + " after the end of the statement array");
+                }
+            } else if (t == JsonToken.START_OBJECT) {
+                layout = Layout.NDJSON;
+                do {
+                    if (t != JsonToken.START_OBJECT) {
+                        throw new ImportFileException(name, at(p.currentTokenLocation()), "expected a statement "
+                                + "object (NDJSON: one JSON object per line), found " + describe(t));
+                    }
+                    count++;
+                    p.skipChildren();
+                } while ((t = p.nextToken()) != null);
+            } else {
+                throw new ImportFileException(name, at(p.currentTokenLocation()), "neither a JSON array of statements "
+                        + "nor NDJSON (one statement object per line): it starts with " + describe(t));
+            }
+        } catch (JsonParseException e) {
+            String message = e.getOriginalMessage();
+            // Jackson's messages end with a long source excerpt; the line and column say enough.
+            int cut = message.indexOf("\n at [Source");
+            throw new ImportFileException(name, at(e.getLocation()), "malformed JSON: "
+                    + (cut > 0 ? message.substring(0, cut) : message).replace('\n', ' '));
+        } catch (ZipException e) {
+            throw new ImportFileException(name, "", "not a valid gzip stream: " + e.getMessage());
+        } catch (EOFException e) {
+            throw new ImportFileException(name, "", "the gzip stream is truncated (" + e.getMessage() + ")");
+        }
+        return new ImportFile(path, layout, count);
+    }
+
+    private static InputStream stream(Path path) throws IOException {
+        InputStream in = new BufferedInputStream(Files.newInputStream(path), 1 << 16);
+        in.mark(2);
+        int b0 = in.read();
+        int b1 = in.read();
+        in.reset();
+        boolean gzip = (b0 == 0x1f && b1 == 0x8b) || path.getFileName().toString().endsWith(".gz");
+        return gzip ? new GZIPInputStream(in, 1 << 16) : in;
+    }
+
+    private static String at(JsonLocation l) {
+        return "line " + l.getLineNr() + ", column " + l.getColumnNr();
+    }
+
+    private static String describe(JsonToken t) {
+        return switch (t) {
+            case START_ARRAY -> "an array";
+            case START_OBJECT -> "an object";
+            case VALUE_STRING -> "a string";
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "a number";
+            case VALUE_TRUE, VALUE_FALSE -> "a boolean";
+            case VALUE_NULL -> "null";
+            default -> t.asString() == null ? t.name() : "'" + t.asString() + "'";
+        };
+    }
+
+    Layout layout() {
+        return layout;
+    }
+
+    /** How many statements the structure check counted. */
+    long count() {
+        return count;
+    }
+
+    @Override
+    public String name() {
+        return path.toString();
+    }
+
+    @Override
+    public String position(ImportBatch.Raw s) {
+        return layout == Layout.NDJSON ? "line " + s.line() : "statement " + (s.ordinal() + 1) + " (line " + s.line() + ")";
+    }
+
+    @Override
+    public ImportBatch next(int max) throws IOException, ImportFileException {
+        List<ImportBatch.Raw> out = new ArrayList<>(max);
+        while (out.size() < max) {
+            int start = nextObjectStart();
+            if (start < 0) {
+                break;
+            }
+            out.add(readObject());
+        }
+        return out.isEmpty() ? null : new ImportBatch(this, out);
+    }
+
+    /** Skips the separators before the next statement object; -1 at the end of the file. */
+    private int nextObjectStart() throws IOException, ImportFileException {
+        while (true) {
+            if (pos == limit && !fill()) {
+                return -1;
+            }
+            byte c = buf[pos];
+            switch (c) {
+                case '{' -> {
+                    return pos;
+                }
+                case '\n' -> line++;
+                case ' ', '\t', '\r', ',', '[', ']' -> { }
+                default -> throw changed();
+            }
+            pos++;
+        }
+    }
+
+    /** Cuts the object starting at {@code pos}, tracking only strings and nesting (the check parsed it already). */
+    private ImportBatch.Raw readObject() throws IOException, ImportFileException {
+        long startLine = line;
+        int i = pos;
+        int depth = 0;
+        boolean inString = false;
+        boolean escaped = false;
+        while (true) {
+            if (i == limit) {
+                int before = pos;
+                if (!fill()) {
+                    throw changed();
+                }
+                i -= before - pos;
+            }
+            byte c = buf[i++];
+            if (inString) {
+                if (escaped) {
+                    escaped = false;
+                } else if (c == '\\') {
+                    escaped = true;
+                } else if (c == '"') {
+                    inString = false;
+                }
+            } else if (c == '"') {
+                inString = true;
+            } else if (c == '{' || c == '[') {
+                depth++;
+            } else if (c == '}' || c == ']') {
+                if (--depth == 0) {
+                    break;
+                }
+            } else if (c == '\n') {
+                line++;
+            }
+        }
+        byte[] json = Arrays.copyOfRange(buf, pos, i);
+        pos = i;
+        return new ImportBatch.Raw(json, ordinal++, startLine);
+    }
+
+    /**
+     * Reads more of the file, keeping the unread bytes from {@code pos} on (moved to the start of the buffer,
+     * which doubles when one statement fills it). False at the end of the file.
+     */
+    private boolean fill() throws IOException {
+        if (eof) {
+            return false;
+        }
+        if (pos > 0) {
+            System.arraycopy(buf, pos, buf, 0, limit - pos);
+            limit -= pos;
+            pos = 0;
+        }
+        if (limit == buf.length) {
+            buf = Arrays.copyOf(buf, buf.length * 2);
+        }
+        int n = in.read(buf, limit, buf.length - limit);
+        if (n < 0) {
+            eof = true;
+            return false;
+        }
+        limit += n;
+        return true;
+    }
+
+    private ImportFileException changed() {
+        return new ImportFileException(name(), "line " + line, "the file changed while it was being imported");
+    }
+
+    @Override
+    public void close() throws IOException {
+        in.close();
+    }
+}
