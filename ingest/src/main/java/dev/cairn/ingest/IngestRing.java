@@ -49,6 +49,11 @@ public final class IngestRing implements AutoCloseable {
         ring = disruptor.start();
     }
 
+    /** Commands published and not yet taken by the sequencer. */
+    public long occupancy() {
+        return ring.getBufferSize() - ring.remainingCapacity();
+    }
+
     /** Hands a command to the sequencer; false when the ring is full. */
     public boolean tryPublish(WriteCommand command) {
         return ring.tryPublishEvent(RingSlot.PUBLISH, command);

@@ -21,6 +21,10 @@ import dev.cairn.xapi.Statement;
 import dev.cairn.xapi.StatementParser;
 import dev.cairn.xapi.Timestamps;
 import dev.cairn.xapi.XapiVersion;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -28,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,6 +54,9 @@ public final class Sequencer implements EventHandler<RingSlot> {
     private final DocumentOverlay documents = new DocumentOverlay();
     private final List<WriteCommand> batch = new ArrayList<>();
     private final List<WriteOutcome> outcomes = new ArrayList<>();
+    private final Counter accepted;
+    private final Timer appendTimer;
+    private final Timer syncTimer;
     private LogAppender appender;
     private long lastStoredMillis;
 
@@ -56,10 +64,21 @@ public final class Sequencer implements EventHandler<RingSlot> {
      * @param afterSync called after each sync, before the requests complete (wakes an in-process projector)
      */
     public Sequencer(EventLog log, KnownState known, Clock clock, Runnable afterSync) {
+        this(log, known, clock, afterSync, Metrics.globalRegistry);
+    }
+
+    /** @param metrics where the statements accepted and the log's append and sync latencies are recorded */
+    public Sequencer(EventLog log, KnownState known, Clock clock, Runnable afterSync, MeterRegistry metrics) {
         this.log = log;
         this.known = known;
         this.clock = clock;
         this.afterSync = afterSync;
+        this.accepted = Counter.builder("cairn.statements.accepted").description("Statements appended to the log")
+                .register(metrics);
+        this.appendTimer = Timer.builder("cairn.log.append").description("Appending one event to the log")
+                .publishPercentileHistogram().register(metrics);
+        this.syncTimer = Timer.builder("cairn.log.sync").description("Syncing the log once per ring batch")
+                .publishPercentileHistogram().register(metrics);
     }
 
     @Override
@@ -134,7 +153,9 @@ public final class Sequencer implements EventHandler<RingSlot> {
                 appended |= o instanceof WriteOutcome.Accepted a && a.logIndex() >= 0;
             }
             if (appended) {
+                long syncStart = System.nanoTime();
                 appender.sync();
+                syncTimer.record(System.nanoTime() - syncStart, TimeUnit.NANOSECONDS);
                 afterSync.run();
             }
             for (int i = 0; i < batch.size(); i++) {
@@ -183,7 +204,10 @@ public final class Sequencer implements EventHandler<RingSlot> {
         if (out.isEmpty()) {
             return new WriteOutcome.Accepted(ids, -1);
         }
+        long appendStart = System.nanoTime();
         long index = appender.append(new StatementsStored(out, c.attachments()));
+        appendTimer.record(System.nanoTime() - appendStart, TimeUnit.NANOSECONDS);
+        accepted.increment(out.size());
         lastStoredMillis = now;
         overlay.add(index, newIds, newJson);
         return new WriteOutcome.Accepted(ids, index);
@@ -239,7 +263,9 @@ public final class Sequencer implements EventHandler<RingSlot> {
     }
 
     private WriteOutcome appendDocumentEvent(Event event, long now) {
+        long appendStart = System.nanoTime();
         long index = appender.append(event);
+        appendTimer.record(System.nanoTime() - appendStart, TimeUnit.NANOSECONDS);
         lastStoredMillis = now;
         documents.add(index, event);
         return new WriteOutcome.Accepted(List.of(), index);

@@ -2,7 +2,7 @@ package dev.cairn.log;
 
 import java.nio.file.Path;
 import net.openhft.chronicle.bytes.SyncMode;
-import net.openhft.chronicle.queue.ChronicleQueue;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
 
 /**
@@ -17,16 +17,16 @@ public final class EventLog implements AutoCloseable {
     }
 
     private final Path dir;
-    private final ChronicleQueue queue;
+    private final SingleChronicleQueue queue;
 
-    private EventLog(Path dir, ChronicleQueue queue) {
+    private EventLog(Path dir, SingleChronicleQueue queue) {
         this.dir = dir;
         this.queue = queue;
     }
 
     /** Opens (creating if needed) the log in {@code dir}, with msync on every {@link LogAppender#sync()}. */
     public static EventLog open(Path dir) {
-        ChronicleQueue queue = SingleChronicleQueueBuilder.binary(dir).syncMode(SyncMode.SYNC).build();
+        SingleChronicleQueue queue = SingleChronicleQueueBuilder.binary(dir).syncMode(SyncMode.SYNC).build();
         return new EventLog(dir, queue);
     }
 
@@ -48,6 +48,17 @@ public final class EventLog implements AutoCloseable {
     public long lastIndex() {
         long last = queue.lastIndex();
         return last < 0 ? -1 : last;
+    }
+
+    /** How many entries the log holds after {@code index} (-1: all of them). */
+    public long entriesAfter(long index) {
+        long last = queue.lastIndex();
+        if (last < 0 || last <= index) {
+            return 0;
+        }
+        long from = index < 0 ? queue.firstIndex() : index;
+        // countExcerpts counts [from, last): as many as (index, last] when starting at the watermark's own entry.
+        return queue.countExcerpts(from, last) + (index < 0 ? 1 : 0);
     }
 
     @Override

@@ -22,6 +22,12 @@ import dev.cairn.store.KnownState;
 import dev.cairn.store.StatementReader;
 import dev.cairn.store.WatermarkTracker;
 import dev.cairn.xapi.DocumentKey;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.undertow.Undertow;
 import io.undertow.server.HttpHandler;
 import java.net.InetSocketAddress;
@@ -34,6 +40,7 @@ import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,16 +67,22 @@ public final class Cairn implements AutoCloseable {
             if (roles.contains(Role.INGEST)) {
                 started(WriterLock.acquire(s.log()));
             }
+            PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+            new JvmMemoryMetrics().bindTo(metrics);
+            new JvmGcMetrics().bindTo(metrics);
+            new ProcessorMetrics().bindTo(metrics);
             EventLog log = started(EventLog.open(s.log()));
-            Database db = started(Database.open(s.db()));
+            Database db = started(Database.open(s.db(), metrics));
             WatermarkTracker tracker = new WatermarkTracker(db.watermark(), clock);
 
             Runnable wakeProjector = () -> { };
+            BooleanSupplier projectorRunning = () -> true;
             if (roles.contains(Role.PROJECT)) {
                 ProjectorRunner projector = new ProjectorRunner(new Projector(log, db, tracker, s.projectorBatch()));
                 projector.start();
                 started(projector);
                 wakeProjector = projector::wake;
+                projectorRunning = () -> projector.failure() == null;
             } else {
                 WatermarkPoller poller = new WatermarkPoller(log, db, tracker, WATERMARK_POLL_MILLIS);
                 poller.start();
@@ -78,8 +91,11 @@ public final class Cairn implements AutoCloseable {
 
             HttpApi.Writes writes = null;
             if (roles.contains(Role.INGEST)) {
-                IngestRing ring = new IngestRing(new Sequencer(log, new KnownState(db), clock, wakeProjector), s.ringSize());
+                IngestRing ring = new IngestRing(new Sequencer(log, new KnownState(db), clock, wakeProjector, metrics),
+                        s.ringSize());
                 started(ring);
+                Gauge.builder("cairn.ingest.ring.occupancy", ring, IngestRing::occupancy)
+                        .description("Write commands waiting for the sequencer").register(metrics);
                 CommandSubmitter submitter = new CommandSubmitter(ring, tracker, AckMode.parse(s.ack()).orElseThrow());
                 Map<DocumentKey.Kind, HttpHandler> documentWrites = new EnumMap<>(DocumentKey.Kind.class);
                 for (DocumentKey.Kind kind : DocumentKey.Kind.values()) {
@@ -98,24 +114,23 @@ public final class Cairn implements AutoCloseable {
                         s.maxLimit()), documentReads, new ActivitiesHandler(documents), new AgentsHandler(documents));
             }
 
+            HttpApi.Operator operator = new HttpApi.Operator(metrics,
+                    new Health(log, tracker, s.readyLagMillis(), projectorRunning, metrics));
+            HttpHandler root;
             if (writes != null || reads != null) {
                 credentialCreated = AdminCredential.ensure(new CredentialStore(db), s.adminCredential());
-                Undertow server = Undertow.builder()
-                        .addHttpListener(s.port(), s.host())
-                        .setHandler(HttpApi.build(new CredentialAuthenticator(new CredentialStore(db)),
-                                tracker::consistentThroughMillis, s.maxBodyBytes(), writes, reads))
-                        .build();
-                server.start();
-                started(server::stop);
-                port = ((InetSocketAddress) server.getListenerInfo().get(0).getAddress()).getPort();
-                LOG.info("Cairn {} listening on http://{}:{}/xapi (database {}, log {}) after {} ms", roles, s.host(),
-                        port, s.db(), s.log(), (System.nanoTime() - started) / 1_000_000);
+                root = HttpApi.build(new CredentialAuthenticator(new CredentialStore(db)), tracker::consistentThroughMillis,
+                        s.maxBodyBytes(), writes, reads, operator);
             } else {
                 credentialCreated = null;
-                port = -1;
-                LOG.info("Cairn {} running (database {}, log {}) after {} ms", roles, s.db(), s.log(),
-                        (System.nanoTime() - started) / 1_000_000);
+                root = HttpApi.operatorOnly(operator);
             }
+            Undertow server = Undertow.builder().addHttpListener(s.port(), s.host()).setHandler(root).build();
+            server.start();
+            started(server::stop);
+            port = ((InetSocketAddress) server.getListenerInfo().get(0).getAddress()).getPort();
+            LOG.info("Cairn {} listening on http://{}:{} (database {}, log {}) after {} ms", roles, s.host(), port,
+                    s.db(), s.log(), (System.nanoTime() - started) / 1_000_000);
         } catch (Exception | Error e) {
             close();
             throw e;

@@ -55,10 +55,14 @@ final class CommonOptions {
             description = "Most statements the projector applies per transaction (env CAIRN_PROJECTOR_BATCH; default: ${DEFAULT-VALUE}).")
     int projectorBatch;
 
+    @Option(names = "--ready-lag", defaultValue = "${env:CAIRN_READY_LAG:-10000}",
+            description = "Projector lag in milliseconds past which /health/ready answers 503 (env CAIRN_READY_LAG; default: ${DEFAULT-VALUE}).")
+    long readyLag;
+
     Settings settings() {
         Path dataDir = data.toAbsolutePath();
         return new Settings(host, port, dataDir, db != null ? db : Cairn.defaultDb(dataDir),
                 log != null ? log.toAbsolutePath() : Cairn.defaultLog(dataDir), adminCredential, ack, maxBody,
-                defaultLimit, maxLimit, ringSize, projectorBatch);
+                defaultLimit, maxLimit, ringSize, projectorBatch, readyLag);
     }
 }

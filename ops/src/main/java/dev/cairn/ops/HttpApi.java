@@ -56,7 +56,7 @@ final class HttpApi {
      * @param reads  the read side, or null in a process that only writes
      */
     static HttpHandler build(Authenticator auth, LongSupplier consistentThrough, long maxBodyBytes, Writes writeSide,
-                             Reads readSide) {
+                             Reads readSide, Operator operator) {
         Writes writes = writeSide != null ? writeSide : elsewhereWrites();
         Reads reads = readSide != null ? readSide : elsewhereReads();
         HttpHandler statementReads = scoped(READ_STATEMENTS, reads.statements());
@@ -66,8 +66,7 @@ final class HttpApi {
                     boolean more = exchange.getRequestPath().startsWith(StatementQueryHandler.MORE_PREFIX);
                     byMethod(exchange, statementReads, statementWrites, more ? "GET, HEAD" : "GET, HEAD, PUT, POST");
                 })));
-        PathHandler paths = new PathHandler(exchange -> Responses.error(exchange, 404, "resource.unknown", "path "
-                + exchange.getRequestPath(), "no xAPI resource at " + exchange.getRequestPath()))
+        PathHandler paths = operatorPaths(operator)
                 .addExactPath("/xapi/about", new AboutHandler())
                 .addExactPath("/xapi/statements", statements)
                 .addPrefixPath(StatementQueryHandler.MORE_PREFIX, statements)
@@ -85,7 +84,24 @@ final class HttpApi {
             paths.addExactPath(d[0], new AlternateSyntaxHandler(maxBodyBytes,
                     guarded(auth, exchange -> byMethod(exchange, read, write, "GET, HEAD, PUT, POST, DELETE"))));
         }
-        return paths;
+        return new HttpMetricsHandler(operator.registry(), paths);
+    }
+
+    /** The operator's endpoints: metrics and health, served by every process. */
+    record Operator(io.micrometer.prometheusmetrics.PrometheusMeterRegistry registry, Health health) {
+    }
+
+    /** A handler tree with only the operator's endpoints (the projector process serves just these). */
+    static HttpHandler operatorOnly(Operator operator) {
+        return new HttpMetricsHandler(operator.registry(), operatorPaths(operator));
+    }
+
+    private static PathHandler operatorPaths(Operator operator) {
+        return new PathHandler(exchange -> Responses.error(exchange, 404, "resource.unknown", "path "
+                + exchange.getRequestPath(), "no resource at " + exchange.getRequestPath()))
+                .addExactPath("/metrics", Health.metrics(operator.registry()))
+                .addExactPath("/health/live", operator.health().live())
+                .addExactPath("/health/ready", operator.health().ready());
     }
 
     private static Writes elsewhereWrites() {

@@ -32,11 +32,12 @@ final class ProcessRunner {
             System.out.println("Created the first credential (shown only this once; keep it):");
             System.out.println("  " + cairn.credentialCreated());
         }
-        if (cairn.port() > 0) {
+        if (roles.contains(Role.INGEST) || roles.contains(Role.QUERY)) {
             System.out.println("Cairn " + command + " is serving xAPI at http://" + settings.host() + ":" + cairn.port()
                     + "/xapi  (Ctrl-C stops it)");
         } else {
-            System.out.println("Cairn " + command + " is running on " + settings.db() + "  (Ctrl-C stops it)");
+            System.out.println("Cairn " + command + " is projecting into " + settings.db() + "; metrics and health at http://"
+                    + settings.host() + ":" + cairn.port() + "/metrics  (Ctrl-C stops it)");
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

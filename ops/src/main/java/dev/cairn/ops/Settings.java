@@ -18,9 +18,19 @@ import java.nio.file.Path;
  * @param maxLimit         most statements per page (limit=0 means this)
  * @param ringSize         slots in the ingest ring (a power of two); a full ring answers 503
  * @param projectorBatch   most statements the projector applies in one transaction
+ * @param readyLagMillis   the projector lag past which /health/ready answers 503
  */
 public record Settings(String host, int port, Path data, String db, Path log, String adminCredential, String ack,
-                       long maxBodyBytes, int defaultLimit, int maxLimit, int ringSize, int projectorBatch) {
+                       long maxBodyBytes, int defaultLimit, int maxLimit, int ringSize, int projectorBatch,
+                       long readyLagMillis) {
+    public static final long DEFAULT_READY_LAG_MILLIS = 10_000;
+
+    /** Settings with the default readiness lag. */
+    public Settings(String host, int port, Path data, String db, Path log, String adminCredential, String ack,
+                    long maxBodyBytes, int defaultLimit, int maxLimit, int ringSize, int projectorBatch) {
+        this(host, port, data, db, log, adminCredential, ack, maxBodyBytes, defaultLimit, maxLimit, ringSize,
+                projectorBatch, DEFAULT_READY_LAG_MILLIS);
+    }
 
     /** Checks every value, with a message that names the setting and the value. */
     public Settings validate() {
@@ -46,6 +56,9 @@ public record Settings(String host, int port, Path data, String db, Path log, St
         }
         if (Integer.bitCount(ringSize) != 1) {
             throw new IllegalArgumentException("ring-size=" + ringSize + " must be a power of two");
+        }
+        if (readyLagMillis < 0) {
+            throw new IllegalArgumentException("ready-lag=" + readyLagMillis + " must not be negative");
         }
         if (projectorBatch < 1) {
             throw new IllegalArgumentException("projector-batch=" + projectorBatch + " must be at least 1");

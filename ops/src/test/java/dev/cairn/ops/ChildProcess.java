@@ -49,19 +49,17 @@ final class ChildProcess implements AutoCloseable {
         return this;
     }
 
-    /** Waits until the process answers HTTP (or, for a process without HTTP, a fixed warm-up). */
+    /** Waits until the process answers its liveness probe. */
     ChildProcess awaitReady(HttpClient http) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                throw new IllegalStateException("cairn " + command + " exited with " + process.exitValue() + "; see " + output);
-            }
-            if (command.equals("project")) {
-                Thread.sleep(1500);
-                return this;
+                String out = output();
+                throw new IllegalStateException("cairn " + command + " exited with " + process.exitValue() + ":\n"
+                        + out.substring(Math.max(0, out.length() - 4000)));
             }
             try {
-                HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/xapi/about"))
+                HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health/live"))
                         .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding());
                 if (r.statusCode() == 200) {
                     return this;
@@ -70,7 +68,9 @@ final class ChildProcess implements AutoCloseable {
                 Thread.sleep(100);
             }
         }
-        throw new IllegalStateException("cairn " + command + " did not become ready; see " + output);
+        String out = output();
+        throw new IllegalStateException("cairn " + command + " did not become ready in 120 s:\n"
+                + out.substring(Math.max(0, out.length() - 4000)));
     }
 
     /** What the process printed so far. */

@@ -2,6 +2,7 @@ package dev.cairn.store;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -25,6 +26,11 @@ public final class Database implements AutoCloseable {
 
     /** Opens the database at {@code jdbcUrl}, creating and migrating the schema as needed. */
     public static Database open(String jdbcUrl) {
+        return open(jdbcUrl, null);
+    }
+
+    /** As {@link #open(String)}, with the reader pool's metrics (connections, waits) recorded in {@code metrics}. */
+    public static Database open(String jdbcUrl, MeterRegistry metrics) {
         Dialect dialect = Dialect.of(jdbcUrl);
         try (Connection c = DriverManager.getConnection(jdbcUrl)) {
             dialect.configure(c, true);
@@ -41,6 +47,9 @@ public final class Database implements AutoCloseable {
             // sqlite-jdbc reads these driver properties on every new connection.
             config.addDataSourceProperty("busy_timeout", "10000");
             config.addDataSourceProperty("journal_mode", "WAL");
+        }
+        if (metrics != null) {
+            config.setMetricRegistry(metrics);
         }
         HikariDataSource pool = new HikariDataSource(config);
         return new Database(jdbcUrl, dialect, pool);

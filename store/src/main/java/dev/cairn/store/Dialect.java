@@ -7,6 +7,23 @@ import java.sql.Statement;
 /** What differs between the databases Cairn runs on. Each dialect keeps its SQL in its own resource folder. */
 public enum Dialect {
     SQLITE("sqlite") {
+        // BEGIN IMMEDIATE takes the write lock before the schema version is read; others wait (busy_timeout).
+        @Override
+        void beginExclusive(Connection c, Statement s) throws SQLException {
+            c.setAutoCommit(true);
+            s.execute("BEGIN IMMEDIATE");
+        }
+
+        @Override
+        void commitExclusive(Connection c, Statement s) throws SQLException {
+            s.execute("COMMIT");
+        }
+
+        @Override
+        void rollbackExclusive(Connection c, Statement s) throws SQLException {
+            s.execute("ROLLBACK");
+        }
+
         @Override
         void configure(Connection c, boolean writer) throws SQLException {
             try (Statement s = c.createStatement()) {
@@ -23,6 +40,27 @@ public enum Dialect {
         }
     },
     POSTGRESQL("postgresql") {
+        /** Any constant both sides agree on: the advisory lock that serializes Cairn's schema migrations. */
+        private static final long MIGRATION_LOCK = 0x436169726e4dL;
+
+        @Override
+        void beginExclusive(Connection c, Statement s) throws SQLException {
+            c.setAutoCommit(false);
+            s.execute("SELECT pg_advisory_xact_lock(" + MIGRATION_LOCK + ")");
+        }
+
+        @Override
+        void commitExclusive(Connection c, Statement s) throws SQLException {
+            c.commit();
+            c.setAutoCommit(true);
+        }
+
+        @Override
+        void rollbackExclusive(Connection c, Statement s) throws SQLException {
+            c.rollback();
+            c.setAutoCommit(true);
+        }
+
         @Override
         void configure(Connection c, boolean writer) throws SQLException {
             if (writer) {
@@ -57,6 +95,13 @@ public enum Dialect {
         throw new IllegalArgumentException("database URL '" + jdbcUrl
                 + "' is not supported; use jdbc:sqlite:PATH or jdbc:postgresql://HOST:PORT/DATABASE?user=USER");
     }
+
+    /** Opens a transaction that holds the database's migration lock until committed or rolled back. */
+    abstract void beginExclusive(Connection c, Statement s) throws SQLException;
+
+    abstract void commitExclusive(Connection c, Statement s) throws SQLException;
+
+    abstract void rollbackExclusive(Connection c, Statement s) throws SQLException;
 
     /** Session settings applied to every new connection. */
     abstract void configure(Connection c, boolean writer) throws SQLException;
