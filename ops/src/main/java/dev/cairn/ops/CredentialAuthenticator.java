@@ -4,6 +4,10 @@ import dev.cairn.http.Authenticator;
 import dev.cairn.http.Principal;
 import dev.cairn.store.Credential;
 import dev.cairn.store.CredentialStore;
+import dev.cairn.xapi.Actor;
+import dev.cairn.xapi.FilterKey;
+import dev.cairn.xapi.StatementParser;
+import dev.cairn.xapi.XapiVersion;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -56,7 +60,8 @@ public final class CredentialAuthenticator implements Authenticator {
         if (c.isEmpty() || !MessageDigest.isEqual(c.get().hash(), hash(secret, c.get().salt(), c.get().iterations()))) {
             return Optional.empty();
         }
-        Principal p = new Principal(key, c.get().scopes(), c.get().authority());
+        Actor authority = StatementParser.parseActor(c.get().authority(), XapiVersion.V2_0_0, "credential " + key);
+        Principal p = new Principal(key, c.get().scopes(), c.get().authority(), FilterKey.authorityKey(authority));
         verified.put(key, new Verified(digest, p, now));
         return Optional.of(p);
     }

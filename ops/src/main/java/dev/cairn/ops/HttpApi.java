@@ -40,7 +40,8 @@ final class HttpApi {
     }
 
     // The scopes each kind of request accepts (xAPI 1.0.3 Communication 4.2); "all" grants everything.
-    private static final List<Scope> READ_STATEMENTS = List.of(Scope.STATEMENTS_READ, Scope.ALL_READ, Scope.ALL);
+    private static final List<Scope> READ_STATEMENTS = List.of(Scope.STATEMENTS_READ, Scope.STATEMENTS_READ_MINE,
+            Scope.ALL_READ, Scope.ALL);
     private static final List<Scope> WRITE_STATEMENTS = List.of(Scope.STATEMENTS_WRITE, Scope.ALL);
     private static final List<Scope> READ_DEFINITIONS = List.of(Scope.DEFINE, Scope.PROFILE, Scope.ALL_READ, Scope.ALL);
 

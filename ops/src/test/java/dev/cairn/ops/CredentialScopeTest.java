@@ -138,6 +138,30 @@ class CredentialScopeTest {
     }
 
     @Test
+    void statementsReadMineReturnsOnlyTheStatementsTheCredentialStored() throws Exception {
+        String mine = credentials("create", "--scope", "statements/write,statements/read/mine");
+        String other = credentials("create", "--scope", "statements/write");
+        String[] ks = mine.split(":", 2);
+        HttpResponse<String> own = lrs.http.send(lrs.request("/xapi/statements").setHeader("Authorization", TestLrs.basic(ks[0], ks[1]))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(STATEMENT)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        String ownId = TestLrs.json(own).get(0).asText();
+        String[] os = other.split(":", 2);
+        HttpResponse<String> theirs = lrs.http.send(lrs.request("/xapi/statements").setHeader("Authorization", TestLrs.basic(os[0], os[1]))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(STATEMENT)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        String theirId = TestLrs.json(theirs).get(0).asText();
+
+        HttpResponse<String> page = lrs.http.send(lrs.request("/xapi/statements?verb=" + Statements.COMPLETED)
+                .setHeader("Authorization", TestLrs.basic(ks[0], ks[1])).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(1, TestLrs.json(page).get("statements").size(), page.body());
+        assertEquals(ownId, TestLrs.json(page).get("statements").get(0).get("id").asText());
+        assertEquals(200, status(mine, "GET", "/xapi/statements?statementId=" + ownId, null));
+        assertEquals(404, status(mine, "GET", "/xapi/statements?statementId=" + theirId, null));
+        assertEquals(2, TestLrs.json(lrs.get("/xapi/statements")).get("statements").size());
+    }
+
+    @Test
     void anUnknownScopeIsRefusedByTheCommand() {
         assertEquals(2, Main.run("credentials", "create", "--scope", "everything", "--data", data.toString(),
                 "--db", database.url()));

@@ -23,7 +23,21 @@ import java.util.UUID;
  * voidedStatementId may only come with format and attachments.
  */
 public record StatementParams(UUID statementId, UUID voidedStatementId, StatementQuery query, String format,
-                              boolean attachments) {
+                              boolean attachments, String authority) {
+
+    /**
+     * These parameters restricted to the statements stored under one authority (the statements/read/mine scope):
+     * a page gains the authority as one more filter; a single statement is checked against it.
+     */
+    public StatementParams onlyAuthority(String authorityKey) {
+        StatementQuery q = query;
+        if (q != null) {
+            List<KeyFilter> filters = new ArrayList<>(q.filters());
+            filters.add(new KeyFilter(new FilterKey(FilterKey.Kind.AUTHORITY, authorityKey), false));
+            q = new StatementQuery(filters, q.sinceMillis(), q.untilMillis(), q.limit(), q.ascending(), q.afterSeq());
+        }
+        return new StatementParams(statementId, voidedStatementId, q, format, attachments, authorityKey);
+    }
     static final Set<String> KNOWN = Set.of("statementId", "voidedStatementId", "agent", "verb", "activity",
             "registration", "related_activities", "related_agents", "since", "until", "limit", "format",
             "attachments", "ascending");
@@ -74,7 +88,7 @@ public record StatementParams(UUID statementId, UUID voidedStatementId, Statemen
                             + "; only format and attachments can");
                 }
             }
-            return new StatementParams(statementId, voidedId, null, format, attachments);
+            return new StatementParams(statementId, voidedId, null, format, attachments, null);
         }
         List<KeyFilter> filters = new ArrayList<>();
         String verb = one(params, "verb");
@@ -120,7 +134,7 @@ public record StatementParams(UUID statementId, UUID voidedStatementId, Statemen
         }
         boolean ascending = bool(params, "ascending");
         return new StatementParams(null, null, new StatementQuery(filters, since, until, limit, ascending, cursor),
-                format, attachments);
+                format, attachments, null);
     }
 
     private static String one(Map<String, Deque<String>> params, String name) {

@@ -1,6 +1,7 @@
 package dev.cairn.query;
 
 import dev.cairn.http.Exchanges;
+import dev.cairn.http.Principal;
 import dev.cairn.http.Responses;
 import dev.cairn.store.DocumentReader;
 import dev.cairn.store.StatementPage;
@@ -8,7 +9,10 @@ import dev.cairn.store.StatementReader;
 import dev.cairn.store.StoredJson;
 import dev.cairn.xapi.Attachment;
 import dev.cairn.xapi.StatementParser;
+import dev.cairn.xapi.FilterKey;
+import dev.cairn.xapi.StatementParser;
 import dev.cairn.xapi.XapiException;
+import dev.cairn.xapi.XapiVersion;
 import dev.cairn.xapi.XapiVersion;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
@@ -70,6 +74,10 @@ public final class StatementQueryHandler implements HttpHandler {
                 params = exchange.getQueryParameters();
             }
             StatementParams p = StatementParams.parse(params, Exchanges.version(exchange), defaultLimit, maxLimit, cursor);
+            Principal principal = Exchanges.principal(exchange);
+            if (principal != null && principal.readsOnlyOwnStatements()) {
+                p = p.onlyAuthority(principal.authorityKey());
+            }
             if (p.statementId() != null || p.voidedStatementId() != null) {
                 single(exchange, p);
             } else {
@@ -89,6 +97,10 @@ public final class StatementQueryHandler implements HttpHandler {
         StatementFormats formats = formats(exchange, p);
         Optional<StoredJson> found = p.statementId() != null ? reader.byId(id, formats.form())
                 : reader.voidedById(id, formats.form());
+        if (found.isPresent() && p.authority() != null && !p.authority().equals(FilterKey.authorityKey(
+                StatementParser.parseOne(found.get().json(), XapiVersion.V2_0_0).statement().authority()))) {
+            found = Optional.empty(); // statements/read/mine: another credential's statement is not there for this one
+        }
         if (found.isEmpty()) {
             Responses.error(exchange, 404, "statement.not_found", p.statementId() != null ? "parameter statementId"
                     : "parameter voidedStatementId", "no " + (p.statementId() != null ? "" : "voided ")

@@ -25,6 +25,7 @@ public record FilterKeys(Map<FilterKey, Boolean> keys, UUID refTarget) {
         context(keys, s.context());
         if (s.authority() != null) {
             actor(keys, s.authority(), false);
+            put(keys, FilterKey.authority(s.authority()), true);
         }
         UUID ref = s.object() instanceof StatementRef r ? r.id() : null;
         return new FilterKeys(keys, ref);
