@@ -19,7 +19,20 @@ public final class Main {
     }
 
     static int run(String... args) {
-        return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
+        return run(System.getenv(), args);
+    }
+
+    /** Runs a command with the given environment (tests pass their own). */
+    static int run(java.util.Map<String, String> environment, String... args) {
+        ConfigDefaults defaults;
+        try {
+            defaults = ConfigDefaults.from(args, environment);
+        } catch (RuntimeException e) {
+            System.err.println("cairn: " + e.getMessage());
+            return 2;
+        }
+        return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true).setDefaultValueProvider(defaults)
+                .execute(args);
     }
 
     static final class Version implements CommandLine.IVersionProvider {

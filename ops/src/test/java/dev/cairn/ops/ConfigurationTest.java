@@ -1,0 +1,80 @@
+package dev.cairn.ops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** Settings come from flags, then environment variables, then the configuration file, then the defaults. */
+class ConfigurationTest {
+    @TempDir
+    Path dir;
+
+    private Settings settings(Map<String, String> env, String... args) {
+        ServeCommand serve = new ServeCommand();
+        new CommandLine(serve).setDefaultValueProvider(ConfigDefaults.from(args, env)).parseArgs(args);
+        return serve.options.settings();
+    }
+
+    @Test
+    void defaultsApplyWhenNothingIsGiven() {
+        Settings s = settings(Map.of());
+        assertEquals(8080, s.port());
+        assertEquals("127.0.0.1", s.host());
+        assertEquals("visible", s.ack());
+        assertTrue(s.db().startsWith("jdbc:sqlite:") && s.db().endsWith("cairn.db"), s.db());
+    }
+
+    @Test
+    void aFlagWinsOverTheEnvironmentWhichWinsOverTheFile() throws Exception {
+        Path file = dir.resolve("cairn.properties");
+        Files.writeString(file, "port=7001\nhost=0.0.0.0\nmax-limit=500\n");
+        Settings fileOnly = settings(Map.of(), "--config", file.toString());
+        assertEquals(7001, fileOnly.port());
+        assertEquals(500, fileOnly.maxLimit());
+
+        Settings envOverFile = settings(Map.of("CAIRN_PORT", "7002"), "--config", file.toString());
+        assertEquals(7002, envOverFile.port());
+        assertEquals("0.0.0.0", envOverFile.host());
+
+        Settings flagOverAll = settings(Map.of("CAIRN_PORT", "7002"), "--config", file.toString(), "--port", "7003");
+        assertEquals(7003, flagOverAll.port());
+    }
+
+    @Test
+    void theFileCanBeNamedByTheEnvironment() throws Exception {
+        Path file = dir.resolve("c.properties");
+        Files.writeString(file, "ack=durable\n");
+        assertEquals("durable", settings(Map.of("CAIRN_CONFIG", file.toString())).ack());
+    }
+
+    @Test
+    void anUnknownSettingInTheFileIsRefused() throws Exception {
+        Path file = dir.resolve("bad.properties");
+        Files.writeString(file, "prot=8080\n");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ConfigDefaults.from(new String[] {"--config", file.toString()}, Map.of()));
+        assertTrue(e.getMessage().contains("'prot' is not a setting"), e.getMessage());
+        assertEquals(2, Main.run(Map.of(), "serve", "--config", file.toString()));
+    }
+
+    @Test
+    void invalidValuesAreRefusedOnceAtStartWithTheirName() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> settings(Map.of(), "--port", "70000").validate());
+        assertEquals("port=70000 is out of range (0-65535)", e.getMessage());
+        assertEquals(2, Main.run(Map.of(), "serve", "--ring-size", "1000", "--data", dir.toString()));
+        assertEquals(2, Main.run(Map.of(), "serve", "--db", "jdbc:mysql://x", "--data", dir.toString()));
+    }
+
+    @Test
+    void anUnknownFlagIsRefused() {
+        assertEquals(2, Main.run(Map.of(), "serve", "--prot", "8080"));
+    }
+}
