@@ -21,18 +21,15 @@ final class ImportAuthority {
      */
     static byte[] resolve(Database db, String credential, String adminCredential, PrintWriter out) {
         CredentialStore store = new CredentialStore(db);
-        String named = credential;
+        String created = AdminCredential.ensure(store, adminCredential); // as serve does on start
+        if (created != null) {
+            out.println("Created the first credential (shown only this once; keep it):");
+            out.println("  " + created);
+        }
+        String named = credential != null ? credential : adminCredential != null ? adminCredential : created;
         if (named == null) {
-            String created = AdminCredential.ensure(store, adminCredential);
-            if (created != null) {
-                out.println("Created the first credential (shown only this once; keep it):");
-                out.println("  " + created);
-            }
-            named = adminCredential != null ? adminCredential : created;
-            if (named == null) {
-                throw new IllegalArgumentException("the database has credentials: name the one whose authority the "
-                        + "imported statements carry with --credential KEY:SECRET (or --admin-credential)");
-            }
+            throw new IllegalArgumentException("the database has credentials: name the one whose authority the "
+                    + "imported statements carry with --credential KEY:SECRET (or --admin-credential)");
         }
         int colon = named.indexOf(':');
         String key = named.substring(0, colon);
