@@ -6,11 +6,22 @@ import java.util.function.Consumer;
 
 /**
  * Receives a whole request body without blocking an I/O thread, within a size limit: past it the request gets
- * 413 and its connection is closed, whether the client declared the length (checked before reading) or sent the
- * body chunked (counted as it arrives, so an endless body is never buffered past the limit).
+ * 413, whether the client declared the length (checked before reading) or sent the body chunked (counted as it
+ * arrives, so a body is never buffered past the limit). A chunked body past the limit is read to its end and
+ * dropped before the 413 goes out: a client that sends its whole body before reading the answer (as the JDK's
+ * HttpClient does) would otherwise see its connection reset instead of the 413.
+ *
+ * <p>The server must set Undertow's {@code MAX_ENTITY_SIZE} to {@link #undertowCap(long)}: Undertow's default
+ * (2 MiB) would cut bodies under the limit, and changing it per exchange once a chunked body is being read
+ * corrupts Undertow's chunk parsing. Past that cap Undertow drops the connection without an answer.
  */
 public final class BodyReceiver {
     private BodyReceiver() {
+    }
+
+    /** Undertow's cap for a limit of {@code maxBodyBytes}: high enough that the count here answers 413 first. */
+    public static long undertowCap(long maxBodyBytes) {
+        return maxBodyBytes > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * maxBodyBytes;
     }
 
     /** Runs {@code then} on the thread that completes the read (an I/O thread) with the whole body. */
@@ -23,23 +34,28 @@ public final class BodyReceiver {
         ByteArrayOutputStream body = new ByteArrayOutputStream(length > 0 ? (int) length : 1024);
         boolean[] refused = {false};
         exchange.getRequestReceiver().receivePartialBytes((ex, chunk, last) -> {
-            if (refused[0]) {
-                return;
-            }
-            if (body.size() + (long) chunk.length > maxBodyBytes) {
+            if (!refused[0] && body.size() + (long) chunk.length > maxBodyBytes) {
                 refused[0] = true;
-                tooLarge(ex, "the request body is longer than the limit of " + maxBodyBytes + " bytes");
-                return;
+                body.reset();
             }
-            body.writeBytes(chunk);
+            if (!refused[0]) {
+                body.writeBytes(chunk);
+            }
             if (last) {
-                then.accept(body.toByteArray());
+                if (refused[0]) {
+                    Responses.error(ex, 413, "request.too_large", "body", "the request body is longer than the limit of "
+                            + maxBodyBytes + " bytes");
+                } else {
+                    then.accept(body.toByteArray());
+                }
             }
-        }, (ex, error) -> tooLarge(ex, "the request body could not be read: " + error.getMessage()));
+        }, (ex, error) -> tooLarge(ex, refused[0]
+                ? "the request body is longer than the limit of " + maxBodyBytes + " bytes"
+                : "the request body could not be read: " + error.getMessage()));
     }
 
     private static void tooLarge(HttpServerExchange exchange, String message) {
-        exchange.setPersistent(false); // the rest of the body is not read
+        exchange.setPersistent(false); // the body is not read, so the connection cannot carry another request
         Responses.error(exchange, 413, "request.too_large", "body", message);
     }
 }

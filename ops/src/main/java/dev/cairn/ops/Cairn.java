@@ -1,5 +1,6 @@
 package dev.cairn.ops;
 
+import dev.cairn.http.BodyReceiver;
 import dev.cairn.ingest.AckMode;
 import dev.cairn.ingest.CommandSubmitter;
 import dev.cairn.ingest.DocumentWriteHandler;
@@ -29,6 +30,7 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.undertow.Undertow;
+import io.undertow.UndertowOptions;
 import io.undertow.server.HttpHandler;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -125,7 +127,9 @@ public final class Cairn implements AutoCloseable {
                 credentialCreated = null;
                 root = HttpApi.operatorOnly(operator);
             }
-            Undertow server = Undertow.builder().addHttpListener(s.port(), s.host()).setHandler(root).build();
+            Undertow server = Undertow.builder().addHttpListener(s.port(), s.host())
+                    .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, BodyReceiver.undertowCap(s.maxBodyBytes()))
+                    .setHandler(root).build();
             server.start();
             started(server::stop);
             port = ((InetSocketAddress) server.getListenerInfo().get(0).getAddress()).getPort();

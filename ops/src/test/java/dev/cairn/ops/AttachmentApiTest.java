@@ -157,18 +157,32 @@ class AttachmentApiTest {
     }
 
     @Test
+    void anAttachmentLargerThanUndertowsDefaultCapIsStoredWithinTheLimit() throws Exception {
+        byte[] content = new byte[3 << 20]; // more than Undertow's default cap of 2 MiB, less than TestLrs.MAX_BODY
+        new java.util.Random(7).nextBytes(content);
+        String id = UUID.randomUUID().toString();
+        HttpResponse<String> r = postMultipart(multipart(statement(id,
+                attachment("http://example.com/usage", "application/octet-stream", content, null)),
+                new Object[] {"application/octet-stream", sha256(content), content}));
+        assertEquals(200, r.statusCode(), r.body());
+        HttpResponse<byte[]> get = lrs.http.send(lrs.request("/xapi/statements?statementId=" + id + "&attachments=true")
+                .GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+        assertTrue(get.body().length > content.length, "the content is returned whole");
+    }
+
+    @Test
     void aBodyOverTheLimitGets413WithOrWithoutContentLength() throws Exception {
-        byte[] big = new byte[(1 << 20) + 1];
+        byte[] big = new byte[(int) TestLrs.MAX_BODY + 1];
         byte[] body = multipart(statement(UUID.randomUUID().toString(),
                 attachment("http://example.com/usage", "application/octet-stream", big, null)),
                 new Object[] {"application/octet-stream", sha256(big), big});
-        HttpResponse<String> sized = postMultipart(body);
-        assertEquals(413, sized.statusCode(), sized.body());
-        assertTrue(sized.headers().firstValue("X-Experience-API-Consistent-Through").isPresent());
         HttpResponse<String> chunked = lrs.send(lrs.request("/xapi/statements")
                 .header("Content-Type", "multipart/mixed; boundary=" + BOUNDARY)
                 .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(body))));
         assertEquals(413, chunked.statusCode(), chunked.body());
+        HttpResponse<String> sized = postMultipart(body);
+        assertEquals(413, sized.statusCode(), sized.body());
+        assertTrue(sized.headers().firstValue("X-Experience-API-Consistent-Through").isPresent());
     }
 
     /** A key pair and self-signed certificate made by the JDK's keytool. */

@@ -17,6 +17,8 @@ final class TestLrs implements AutoCloseable {
     static final String KEY = "test-key";
     static final String SECRET = "test-secret";
     static final ObjectMapper JSON = new ObjectMapper();
+    /** The request body limit: above Undertow's own 2 MiB default, so tests see that Cairn's limit is the one applied. */
+    static final long MAX_BODY = 4 << 20;
 
     final Path data;
     final String db;
@@ -31,7 +33,7 @@ final class TestLrs implements AutoCloseable {
 
     static Settings settings(Path data, String db) {
         return new Settings("127.0.0.1", 0, data, db, Cairn.defaultLog(data), KEY + ":" + SECRET,
-                "visible", 1 << 20, 100, 1000, 1024, 5000);
+                "visible", MAX_BODY, 100, 1000, 1024, 5000);
     }
 
     String base() {
