@@ -15,7 +15,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Matches the attachment parts of a multipart request to the attachments its statements declare (Comm 1.5.2,
+ * Matches the attachment parts of a multipart request to the attachments its statements (and their SubStatements)
+ * declare (Comm 1.5.2,
  * Data 2.4.11): every part must carry an X-Experience-API-Hash that is the sha2 of one of them and the SHA-256 of
  * its content; every attachment without a fileUrl (and every signature) must have its part. The result holds each
  * content once, keyed by its hash in lowercase.
@@ -27,11 +28,8 @@ final class AttachmentParts {
     static List<AttachmentContent> match(List<ParsedStatement> statements, List<MultipartBody.Part> parts) {
         Map<String, Attachment> declared = new LinkedHashMap<>();
         for (ParsedStatement p : statements) {
-            List<Attachment> attachments = p.statement().attachments();
-            if (attachments != null) {
-                for (Attachment a : attachments) {
-                    declared.putIfAbsent(a.sha2().toLowerCase(Locale.ROOT), a);
-                }
+            for (Attachment a : p.statement().allAttachments()) {
+                declared.putIfAbsent(a.sha2().toLowerCase(Locale.ROOT), a);
             }
         }
         Map<String, AttachmentContent> received = new LinkedHashMap<>();

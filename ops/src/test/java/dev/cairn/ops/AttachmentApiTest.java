@@ -149,6 +149,23 @@ class AttachmentApiTest {
     }
 
     @Test
+    void aSubStatementsAttachmentIsMatchedAndReturnedToo() throws Exception {
+        byte[] text = "inside a SubStatement".getBytes(StandardCharsets.UTF_8);
+        String hash = sha256(text);
+        String id = UUID.randomUUID().toString();
+        // An upper-case sha2 names the same content.
+        String att = attachment("http://example.com/usage", "text/plain", text, null).replace(hash, hash.toUpperCase());
+        String sub = "{\"objectType\":\"SubStatement\",\"actor\":{\"mbox\":\"mailto:b@example.com\"},"
+                + "\"verb\":{\"id\":\"http://adlnet.gov/expapi/verbs/attempted\"},\"object\":{\"id\":\"http://example.com/b\"},"
+                + "\"attachments\":[" + att + "]}";
+        String json = statement(id).replace("{\"id\":\"http://example.com/a\"}", sub);
+        HttpResponse<String> r = postMultipart(multipart(json, new Object[] {"text/plain", hash.toUpperCase(), text}));
+        assertEquals(200, r.statusCode(), r.body());
+        HttpResponse<String> get = lrs.get("/xapi/statements?statementId=" + id + "&attachments=true");
+        assertTrue(get.body().contains("X-Experience-API-Hash: " + hash + "\r\n\r\ninside a SubStatement\r\n"), get.body());
+    }
+
+    @Test
     void fileUrlAttachmentsNeedNoPart() throws Exception {
         byte[] text = "remote".getBytes(StandardCharsets.UTF_8);
         String att = attachment("http://example.com/usage", "text/plain", text, "http://example.com/file.txt");

@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Deque;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.Optional;
@@ -150,11 +151,8 @@ public final class StatementQueryHandler implements HttpHandler {
         }
         Set<String> hashes = new LinkedHashSet<>();
         for (byte[] s : statements) {
-            List<Attachment> attachments = StatementParser.parseOne(s, XapiVersion.V2_0_0).statement().attachments();
-            if (attachments != null) {
-                for (Attachment a : attachments) {
-                    hashes.add(a.sha2());
-                }
+            for (Attachment a : StatementParser.parseOne(s, XapiVersion.V2_0_0).statement().allAttachments()) {
+                hashes.add(a.sha2().toLowerCase(Locale.ROOT)); // stored by the hash in lowercase
             }
         }
         MultipartResponse.send(exchange, json, reader.attachments(hashes));

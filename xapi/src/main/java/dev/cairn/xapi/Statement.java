@@ -20,6 +20,20 @@ public record Statement(
         String version,
         List<Attachment> attachments) {
 
+    /** The attachments of this statement and of its SubStatement object, whose contents a request may carry. */
+    public List<Attachment> allAttachments() {
+        List<Attachment> sub = object instanceof SubStatement s && s.attachments() != null ? s.attachments() : List.of();
+        if (attachments == null || attachments.isEmpty()) {
+            return sub;
+        }
+        if (sub.isEmpty()) {
+            return attachments;
+        }
+        List<Attachment> all = new java.util.ArrayList<>(attachments);
+        all.addAll(sub);
+        return all;
+    }
+
     /** True when this statement voids another: the voided verb with a StatementRef object. */
     public boolean isVoiding() {
         return verb.isVoiding() && object instanceof StatementRef;
