@@ -58,6 +58,8 @@ public final class Sequencer implements EventHandler<RingSlot> {
     private final Timer appendTimer;
     private final Timer syncTimer;
     private LogAppender appender;
+    /** Random access to entries this sequencer appended (created on its own thread, as Chronicle requires). */
+    private LogTailer reader;
     private long lastStoredMillis;
 
     /**
@@ -101,17 +103,15 @@ public final class Sequencer implements EventHandler<RingSlot> {
                     continue;
                 }
                 List<UUID> ids = new ArrayList<>();
-                List<byte[]> jsons = new ArrayList<>();
                 for (StoredStatement s : ((StatementsStored) e.event()).statements()) {
                     ids.add(s.id());
-                    jsons.add(s.json());
                     lastStoredMillis = Math.max(lastStoredMillis, s.storedMillis());
                 }
-                overlay.add(e.index(), ids, jsons);
+                overlay.add(e.index(), ids);
             }
         }
         if (entries > 0) {
-            LOG.info("sequencer: {} log entries after the watermark are not projected yet; holding them in memory", entries);
+            LOG.info("sequencer: {} log entries after the watermark are not projected yet; holding their ids in memory", entries);
         }
     }
 
@@ -178,16 +178,13 @@ public final class Sequencer implements EventHandler<RingSlot> {
         String version = c.version() == XapiVersion.V2_0_0 ? "2.0.0" : "1.0.0";
         List<UUID> ids = new ArrayList<>(c.statements().size());
         List<UUID> newIds = new ArrayList<>();
-        List<byte[]> newJson = new ArrayList<>();
         List<StoredStatement> out = new ArrayList<>();
         for (ParsedStatement p : c.statements()) {
             Statement s = p.statement();
             UUID id = s.id() != null ? s.id() : c.putId() != null ? c.putId() : UUID.randomUUID();
             ids.add(id);
-            byte[] existing = overlay.get(id);
-            if (existing == null) {
-                existing = stored.get(id);
-            }
+            long appendedAt = overlay.indexOf(id);
+            byte[] existing = appendedAt >= 0 ? appendedJson(appendedAt, id) : stored.get(id);
             if (existing != null) {
                 Statement before = StatementParser.parseOne(existing, XapiVersion.V2_0_0).statement();
                 if (!Equivalence.equivalent(withId(s, id), before)) {
@@ -199,7 +196,6 @@ public final class Sequencer implements EventHandler<RingSlot> {
             byte[] json = ExactWriter.write(p, id, storedText, c.authority(), version);
             out.add(new StoredStatement(id, now, json));
             newIds.add(id);
-            newJson.add(json);
         }
         if (out.isEmpty()) {
             return new WriteOutcome.Accepted(ids, -1);
@@ -209,7 +205,7 @@ public final class Sequencer implements EventHandler<RingSlot> {
         appendTimer.record(System.nanoTime() - appendStart, TimeUnit.NANOSECONDS);
         accepted.increment(out.size());
         lastStoredMillis = now;
-        overlay.add(index, newIds, newJson);
+        overlay.add(index, newIds);
         return new WriteOutcome.Accepted(ids, index);
     }
 
@@ -275,6 +271,19 @@ public final class Sequencer implements EventHandler<RingSlot> {
         return e instanceof DocumentWritten w ? w.updatedMillis() : ((DocumentsDeleted) e).updatedMillis();
     }
 
+    /** Reads back a statement this sequencer appended and the projector has not applied yet. */
+    private byte[] appendedJson(long logIndex, UUID id) {
+        if (reader == null) {
+            reader = log.tailer(-1);
+        }
+        for (StoredStatement s : ((StatementsStored) reader.at(logIndex).event()).statements()) {
+            if (s.id().equals(id)) {
+                return s.json();
+            }
+        }
+        throw new IllegalStateException("log entry " + Long.toHexString(logIndex) + " does not hold statement " + id);
+    }
+
     private static Statement withId(Statement s, UUID id) {
         return new Statement(id, s.actor(), s.verb(), s.object(), s.result(), s.context(), s.timestamp(), s.stored(),
                 s.authority(), s.version(), s.attachments());
@@ -285,6 +294,9 @@ public final class Sequencer implements EventHandler<RingSlot> {
         if (appender != null) {
             appender.sync();
             appender.close();
+        }
+        if (reader != null) {
+            reader.close();
         }
     }
 }

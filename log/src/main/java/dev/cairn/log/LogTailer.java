@@ -39,6 +39,18 @@ public final class LogTailer implements AutoCloseable {
         }
     }
 
+    /** The entry at {@code index} (random access; the tailer then continues after it). */
+    public LogEntry at(long index) {
+        if (!tailer.moveToIndex(index)) {
+            throw new IllegalStateException("log index " + Long.toHexString(index) + " is not in the log");
+        }
+        LogEntry e = next();
+        if (e == null) {
+            throw new IllegalStateException("log entry " + Long.toHexString(index) + " cannot be read");
+        }
+        return e;
+    }
+
     @Override
     public void close() {
         tailer.close();
