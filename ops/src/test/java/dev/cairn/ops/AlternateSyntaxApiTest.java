@@ -80,6 +80,23 @@ class AlternateSyntaxApiTest {
     }
 
     @Test
+    void documentResourcesTakeTheSyntaxToo() throws Exception {
+        String auth = TestLrs.basic(TestLrs.KEY, TestLrs.SECRET);
+        String agent = "{\"mbox\":\"mailto:a@example.com\"}";
+        HttpResponse<String> put = lrs.http.send(HttpRequest.newBuilder(URI.create(lrs.base() + "/xapi/activities/state?method=PUT"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form("activityId", "http://example.com/a", "agent", agent,
+                        "stateId", "bookmark", "Authorization", auth, "X-Experience-API-Version", "1.0.3",
+                        "Content-Type", "text/plain", "content", "page 7"))).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(204, put.statusCode(), put.body());
+        HttpResponse<String> get = lrs.get("/xapi/activities/state?activityId=" + URLEncoder.encode("http://example.com/a",
+                StandardCharsets.UTF_8) + "&agent=" + URLEncoder.encode(agent, StandardCharsets.UTF_8) + "&stateId=bookmark");
+        assertEquals(200, get.statusCode(), get.body());
+        assertEquals("page 7", get.body());
+        assertTrue(get.headers().firstValue("Content-Type").orElseThrow().startsWith("text/plain"));
+    }
+
+    @Test
     void brokenAlternateRequestsGet400() throws Exception {
         String auth = TestLrs.basic(TestLrs.KEY, TestLrs.SECRET);
         String id = UUID.randomUUID().toString();
