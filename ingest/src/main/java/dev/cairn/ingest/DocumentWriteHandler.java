@@ -49,12 +49,14 @@ public final class DocumentWriteHandler implements HttpHandler {
         }
         Preconditions preconditions = Preconditions.of(exchange.getRequestHeaders().getFirst(Headers.IF_MATCH),
                 exchange.getRequestHeaders().getFirst(Headers.IF_NONE_MATCH));
-        // Comm 3.1: a PUT over an existing profile needs a precondition; xAPI 2.0 extends that to State.
-        boolean preconditionRequired = kind != DocumentKey.Kind.STATE || version == XapiVersion.V2_0_0;
+        // Comm 3.1: 1.0.3 clients must send a precondition with a profile PUT and may omit it for State; in 2.0.0 a
+        // PUT without one may only create a document, whatever the resource.
+        WriteCommand.PutRule rule = version == XapiVersion.V2_0_0 ? WriteCommand.PutRule.CREATE_ONLY
+                : kind == DocumentKey.Kind.STATE ? WriteCommand.PutRule.ANY : WriteCommand.PutRule.NONE;
         if (operation == WriteCommand.Operation.DELETE) {
             // Dispatching keeps the exchange open until the sequencer's answer is sent (no body to wait for here).
             exchange.dispatch(SameThreadExecutor.INSTANCE, () -> submit(exchange, new WriteCommand.Document(operation,
-                    params.key(), !params.hasId(), null, null, preconditions, preconditionRequired,
+                    params.key(), !params.hasId(), null, null, preconditions, rule,
                     new CompletableFuture<>()), ack));
             return;
         }
@@ -67,7 +69,7 @@ public final class DocumentWriteHandler implements HttpHandler {
                 return;
             }
             submit(exchange, new WriteCommand.Document(operation, params.key(), false, type, body, preconditions,
-                    preconditionRequired, new CompletableFuture<>()), ack);
+                    rule, new CompletableFuture<>()), ack);
         });
     }
 

@@ -231,10 +231,15 @@ public final class Sequencer implements EventHandler<RingSlot> {
                 return appendDocumentEvent(new DocumentsDeleted(c.key(), false, now), now);
             }
             case PUT -> {
-                if (current != null && c.preconditionRequired() && c.preconditions().isEmpty()) {
+                if (c.preconditions().isEmpty() && current != null && c.rule() != WriteCommand.PutRule.ANY) {
                     return new WriteOutcome.Refused(409, "document.conflict", "header If-Match",
                             "a document already exists here; to replace it, send If-Match with its current ETag \""
                                     + current.etag() + "\" (or If-None-Match: * to write only a new document)");
+                }
+                if (c.preconditions().isEmpty() && c.rule() == WriteCommand.PutRule.NONE) {
+                    return new WriteOutcome.Refused(400, "document.precondition_required", "header If-None-Match",
+                            "a PUT of a profile must send If-None-Match: * to create it, or If-Match with the "
+                                    + "current ETag to replace it (xAPI 1.0.3 Communication 3.1)");
                 }
                 return writeDocument(c.key(), c.contentType(), c.content(), now);
             }

@@ -24,12 +24,22 @@ public sealed interface WriteCommand {
 
     /**
      * A PUT, POST or DELETE of a document. {@code all} (DELETE only) removes every document of the key's place.
-     * {@code preconditions} are the client's If-Match / If-None-Match; {@code preconditionRequired} makes a PUT
-     * without either on an existing document a conflict (Comm 3.1).
+     * {@code preconditions} are the client's If-Match / If-None-Match; {@code rule} says what a PUT without either
+     * gets (Comm 3.1).
      */
     record Document(Operation operation, DocumentKey key, boolean all, String contentType, byte[] content,
-                    Preconditions preconditions, boolean preconditionRequired,
+                    Preconditions preconditions, PutRule rule,
                     CompletableFuture<WriteOutcome> outcome) implements WriteCommand {
+    }
+
+    /** What a PUT without If-Match or If-None-Match may do (Comm 3.1, per resource and version). */
+    enum PutRule {
+        /** Overwrite or create (State in xAPI 1.0.3). */
+        ANY,
+        /** Create, but 409 over an existing document (xAPI 2.0.0, every document resource). */
+        CREATE_ONLY,
+        /** Neither: 409 over an existing document, 400 otherwise (the profiles in xAPI 1.0.3 require a header). */
+        NONE
     }
 
     enum Operation { PUT, POST, DELETE }

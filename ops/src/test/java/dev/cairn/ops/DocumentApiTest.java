@@ -123,11 +123,22 @@ class DocumentApiTest {
     void putWithoutAPreconditionOnAnExistingProfileGets409() throws Exception {
         for (String version : new String[] {"1.0.3", "2.0.0"}) {
             String path = activityProfile("p" + version);
-            assertEquals(204, write("PUT", path, version, "application/json", "{\"v\":1}", null, null).statusCode());
+            assertEquals(204, write("PUT", path, version, "application/json", "{\"v\":1}", "If-None-Match", "*").statusCode());
             HttpResponse<String> conflict = write("PUT", path, version, "application/json", "{\"v\":2}", null, null);
             assertEquals(409, conflict.statusCode(), version);
             assertTrue(conflict.body().contains("If-Match"), conflict.body());
             assertEquals("{\"v\":1}", lrs.get(path).body());
+        }
+    }
+
+    @Test
+    void a103ProfilePutWithoutAPreconditionGets400AndStoresNothing() throws Exception {
+        for (String path : new String[] {activityProfile("new"), agentProfile("new")}) {
+            HttpResponse<String> r = write("PUT", path, "1.0.3", "application/json", "{}", null, null);
+            assertEquals(400, r.statusCode(), path);
+            assertTrue(r.body().contains("If-None-Match"), r.body());
+            assertEquals(404, lrs.get(path).statusCode());
+            assertEquals(204, write("PUT", path, "2.0.0", "application/json", "{}", null, null).statusCode(), path);
         }
     }
 
