@@ -10,9 +10,12 @@ import java.util.Optional;
  * of that major version; a missing or other version gets 400. Every response carries the header.
  */
 public final class VersionHandler implements HttpHandler {
+    private final XapiVersion fallback;
     private final HttpHandler next;
 
-    public VersionHandler(HttpHandler next) {
+    /** @param fallback the version reported on the 400 to a request that names none or one Cairn does not speak */
+    public VersionHandler(XapiVersion fallback, HttpHandler next) {
+        this.fallback = fallback;
         this.next = next;
     }
 
@@ -21,7 +24,7 @@ public final class VersionHandler implements HttpHandler {
         String header = exchange.getRequestHeaders().getFirst(Exchanges.VERSION_HEADER);
         Optional<XapiVersion> version = XapiVersion.fromHeader(header);
         if (version.isEmpty()) {
-            exchange.getResponseHeaders().put(Exchanges.VERSION_HEADER, XapiVersion.V2_0_0.header());
+            exchange.getResponseHeaders().put(Exchanges.VERSION_HEADER, fallback.header());
             Responses.error(exchange, 400, "version.unsupported", "header X-Experience-API-Version",
                     header == null
                             ? "the X-Experience-API-Version header is missing; send 1.0.3 or 2.0.0"

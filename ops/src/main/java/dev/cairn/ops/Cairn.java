@@ -23,6 +23,7 @@ import dev.cairn.store.KnownState;
 import dev.cairn.store.StatementReader;
 import dev.cairn.store.WatermarkTracker;
 import dev.cairn.xapi.DocumentKey;
+import dev.cairn.xapi.XapiVersion;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -121,7 +122,8 @@ public final class Cairn implements AutoCloseable {
             HttpHandler root;
             if (writes != null || reads != null) {
                 credentialCreated = AdminCredential.ensure(new CredentialStore(db), s.adminCredential());
-                root = HttpApi.build(new CredentialAuthenticator(new CredentialStore(db)), tracker::consistentThroughMillis,
+                root = HttpApi.build(new CredentialAuthenticator(new CredentialStore(db)),
+                        XapiVersion.fromHeader(s.xapiVersion()).orElseThrow(), tracker::consistentThroughMillis,
                         s.maxBodyBytes(), writes, reads, operator);
             } else {
                 credentialCreated = null;

@@ -68,10 +68,16 @@ final class CommonOptions {
             description = "Projector lag in milliseconds past which /health/ready answers 503 (env CAIRN_READY_LAG; default: ${DEFAULT-VALUE}).")
     long readyLag;
 
+    @Option(names = "--xapi-version", defaultValue = "2.0.0",
+            description = "The xAPI version assumed where none is given: reported (X-Experience-API-Version) on the 400 to a "
+                    + "request without a version header, and the rules 'cairn import' validates with: 2.0.0 or 1.0.3 "
+                    + "(env CAIRN_XAPI_VERSION; default: ${DEFAULT-VALUE}).")
+    String xapiVersion;
+
     Settings settings() {
         Path dataDir = data.toAbsolutePath();
         return new Settings(host, port, dataDir, db != null ? db : Cairn.defaultDb(dataDir),
                 log != null ? log.toAbsolutePath() : Cairn.defaultLog(dataDir), adminCredential, ack, maxBody,
-                defaultLimit, maxLimit, ringSize, projectorBatch, readyLag);
+                defaultLimit, maxLimit, ringSize, projectorBatch, readyLag, xapiVersion);
     }
 }

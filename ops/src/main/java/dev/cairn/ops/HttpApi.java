@@ -11,6 +11,7 @@ import dev.cairn.http.VersionHandler;
 import dev.cairn.query.AboutHandler;
 import dev.cairn.query.StatementQueryHandler;
 import dev.cairn.xapi.DocumentKey;
+import dev.cairn.xapi.XapiVersion;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.server.handlers.PathHandler;
@@ -56,14 +57,14 @@ final class HttpApi {
      * @param writes the write side, or null in a process that only reads
      * @param reads  the read side, or null in a process that only writes
      */
-    static HttpHandler build(Authenticator auth, LongSupplier consistentThrough, long maxBodyBytes, Writes writeSide,
+    static HttpHandler build(Authenticator auth, XapiVersion fallbackVersion, LongSupplier consistentThrough, long maxBodyBytes, Writes writeSide,
                              Reads readSide, Operator operator) {
         Writes writes = writeSide != null ? writeSide : elsewhereWrites();
         Reads reads = readSide != null ? readSide : elsewhereReads();
         HttpHandler statementReads = scoped(READ_STATEMENTS, reads.statements());
         HttpHandler statementWrites = scoped(WRITE_STATEMENTS, writes.statements());
         HttpHandler statements = new ConsistentThroughHandler(consistentThrough, new AlternateSyntaxHandler(maxBodyBytes,
-                guarded(auth, exchange -> {
+                guarded(auth, fallbackVersion, exchange -> {
                     boolean more = exchange.getRequestPath().startsWith(StatementQueryHandler.MORE_PREFIX);
                     byMethod(exchange, statementReads, statementWrites, more ? "GET, HEAD" : "GET, HEAD, PUT, POST");
                 })));
@@ -72,9 +73,9 @@ final class HttpApi {
                 .addExactPath("/xapi/statements", statements)
                 .addPrefixPath(StatementQueryHandler.MORE_PREFIX, statements)
                 .addExactPath("/xapi/activities", new AlternateSyntaxHandler(maxBodyBytes,
-                        readOnly(auth, scoped(READ_DEFINITIONS, reads.activities()))))
+                        readOnly(auth, fallbackVersion, scoped(READ_DEFINITIONS, reads.activities()))))
                 .addExactPath("/xapi/agents", new AlternateSyntaxHandler(maxBodyBytes,
-                        readOnly(auth, scoped(READ_DEFINITIONS, reads.agents()))));
+                        readOnly(auth, fallbackVersion, scoped(READ_DEFINITIONS, reads.agents()))));
         String[][] documentPaths = {{"/xapi/activities/state", "STATE"}, {"/xapi/activities/profile", "ACTIVITY_PROFILE"},
                 {"/xapi/agents/profile", "AGENT_PROFILE"}};
         for (String[] d : documentPaths) {
@@ -83,7 +84,7 @@ final class HttpApi {
             HttpHandler read = scoped(List.of(own, Scope.ALL_READ, Scope.ALL), reads.documents().get(kind));
             HttpHandler write = scoped(List.of(own, Scope.ALL), writes.documents().get(kind));
             paths.addExactPath(d[0], new AlternateSyntaxHandler(maxBodyBytes,
-                    guarded(auth, exchange -> byMethod(exchange, read, write, "GET, HEAD, PUT, POST, DELETE"))));
+                    guarded(auth, fallbackVersion, exchange -> byMethod(exchange, read, write, "GET, HEAD, PUT, POST, DELETE"))));
         }
         return new HttpMetricsHandler(operator.registry(), paths);
     }
@@ -129,12 +130,12 @@ final class HttpApi {
                 "this Cairn process does not serve " + what + "; send them to the cairn " + process + " process");
     }
 
-    private static HttpHandler guarded(Authenticator auth, HttpHandler route) {
-        return new BasicAuthHandler(auth, new VersionHandler(route));
+    private static HttpHandler guarded(Authenticator auth, XapiVersion fallbackVersion, HttpHandler route) {
+        return new BasicAuthHandler(auth, new VersionHandler(fallbackVersion, route));
     }
 
-    private static HttpHandler readOnly(Authenticator auth, HttpHandler read) {
-        return guarded(auth, exchange -> byMethod(exchange, read, null, "GET, HEAD"));
+    private static HttpHandler readOnly(Authenticator auth, XapiVersion fallbackVersion, HttpHandler read) {
+        return guarded(auth, fallbackVersion, exchange -> byMethod(exchange, read, null, "GET, HEAD"));
     }
 
     /** GET and HEAD go to the read side, the other allowed methods to the write side; the rest get 405. */

