@@ -1,0 +1,211 @@
+package dev.cairn.bench;
+
+import dev.cairn.log.EventLog;
+import dev.cairn.log.LogTailer;
+import dev.cairn.projector.Projector;
+import dev.cairn.projector.ProjectorRunner;
+import dev.cairn.projector.ReplayProgress;
+import dev.cairn.store.Database;
+import dev.cairn.store.WatermarkTracker;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import net.openhft.chronicle.queue.ChronicleQueue;
+import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
+import net.openhft.chronicle.wire.DocumentContext;
+
+/**
+ * Issue 4's benchmarks in one run: a log of corpus statements (one statement per event, as single POSTs leave it)
+ * is read back by a tailer alone (replay read), projected into a fresh database per dialect and projector batch
+ * size (projection throughput), rebuilt with {@link ProjectorRunner#rebuild} (full rebuild), and the verb query's
+ * plan is shown on the projected database ({@link QueryPlans}).
+ *
+ * <pre>
+ * java $CHRONICLE_FLAGS -Xmx2g -cp bench/target/benchmarks.jar dev.cairn.bench.ProjectionBench \
+ *     [--statements 100000] [--ref-share 0.1] [--batches 100,1000,5000] [--dialects sqlite,postgresql]
+ *     [--per-event 1] [--replay-runs 5] [--sqlite-params '|?jdbc.get_generated_keys=false']
+ * </pre>
+ */
+public final class ProjectionBench {
+    private ProjectionBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        Options o = Options.parse(args, "statements", "100000", "ref-share", "0.1", "batches", "100,1000,5000",
+                "dialects", "sqlite,postgresql", "per-event", "1", "replay-runs", "5", "sqlite-params", "");
+        long n = o.longValue("statements");
+        StatementCorpus corpus = new StatementCorpus(o.doubleValue("ref-share"));
+        Path dir = Files.createTempDirectory("cairn-bench-projection");
+        System.out.println(Machine.describe());
+        System.out.printf("Corpus: %,d statements, %.0f%% StatementRefs, %d statement(s) per log event%n", n,
+                corpus.refShare() * 100, o.intValue("per-event"));
+        try (EventLog log = EventLog.open(dir.resolve("log"))) {
+            long t0 = System.nanoTime();
+            LogLoader.append(log, corpus, 0, n, o.intValue("per-event"));
+            double appendSeconds = seconds(t0);
+            System.out.printf("Log written: %,d statements in %.1f s (%,.0f/s, generation and encoding included)%n%n",
+                    n, appendSeconds, n / appendSeconds);
+
+            replayRead(log, o.intValue("replay-runs"));
+            for (String dialect : o.list("dialects")) {
+                // Each SQLite URL suffix is a variant measured in the same run, e.g. a driver setting to compare.
+                List<String> variants = dialect.equals("sqlite") ? List.of(o.value("sqlite-params").split("\\|", -1))
+                        : List.of("");
+                for (String params : variants) {
+                    projectAndRebuild(log, dir, dialect, o.list("batches"), n, params);
+                }
+            }
+        } finally {
+            deleteTree(dir);
+        }
+    }
+
+    /** Reads the whole log with a tailer, decoding every event, then raw Chronicle documents without decoding. */
+    private static void replayRead(EventLog log, int runs) {
+        System.out.println("| replay read | run | events | seconds | events/s |");
+        System.out.println("|---|---:|---:|---:|---:|");
+        for (int run = 1; run <= runs; run++) {
+            long t0 = System.nanoTime();
+            long events = 0;
+            try (LogTailer tailer = log.tailer(-1)) {
+                while (tailer.next() != null) {
+                    events++;
+                }
+            }
+            double s = seconds(t0);
+            System.out.printf("| LogTailer.next (decoded events) | %d | %,d | %.3f | %,.0f |%n", run, events, s, events / s);
+        }
+        for (int run = 1; run <= runs; run++) {
+            long t0 = System.nanoTime();
+            long events = 0;
+            long bytes = 0;
+            try (ChronicleQueue q = SingleChronicleQueueBuilder.binary(log.dir()).readOnly(true).build();
+                 ExcerptTailer tailer = q.createTailer()) {
+                while (true) {
+                    try (DocumentContext dc = tailer.readingDocument()) {
+                        if (!dc.isPresent()) {
+                            break;
+                        }
+                        bytes += dc.wire().bytes().readRemaining();
+                        events++;
+                    }
+                }
+            }
+            double s = seconds(t0);
+            System.out.printf("| raw Chronicle documents (no copy, no decode; %,d MB) | %d | %,d | %.3f | %,.0f |%n",
+                    bytes >> 20, run, events, s, events / s);
+        }
+        System.out.println();
+    }
+
+    private static void projectAndRebuild(EventLog log, Path dir, String dialect, List<String> batches, long n,
+                                          String sqliteParams) {
+        if (!sqliteParams.isEmpty()) {
+            System.out.println("SQLite URL suffix: " + sqliteParams);
+        }
+        System.out.println("| dialect | projector batch | statements | seconds | statements/s |");
+        System.out.println("|---|---:|---:|---:|---:|");
+        List<String> sorted = new ArrayList<>(batches);
+        sorted.sort(Comparator.comparingInt(Integer::parseInt));
+        for (int i = 0; i < sorted.size(); i++) {
+            int batch = Integer.parseInt(sorted.get(i));
+            boolean last = i == sorted.size() - 1;
+            BenchDatabase bench = BenchDatabase.create(dialect, dir, "projection_" + dialect + "_" + batch);
+            String url = dialect.equals("sqlite") ? bench.url() + sqliteParams : bench.url();
+            try (Database db = Database.open(url)) {
+                WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
+                try (Projector projector = new Projector(log, db, tracker, batch)) {
+                    long t0 = System.nanoTime();
+                    while (projector.doWork() > 0) {
+                        Thread.onSpinWait();
+                    }
+                    double s = seconds(t0);
+                    long statements = projector.watermark().seq();
+                    System.out.printf("| %s | %,d | %,d | %.1f | **%,.0f** |%n", dialect, batch, statements, s,
+                            statements / s);
+                    if (last) {
+                        System.out.println();
+                        rebuild(projector, db, dialect, batch);
+                        QueryPlans.show(db, n);
+                    }
+                }
+                if (dialect.equals("postgresql") && !last) {
+                    sqlCalls(db); // before the rebuild and the plans add their own work to the counters
+                }
+            } finally {
+                bench.close();
+            }
+        }
+    }
+
+    private static void rebuild(Projector projector, Database db, String dialect, int batch) {
+        long t0 = System.nanoTime();
+        long entries = ProjectorRunner.rebuild(projector, db, new ReplayProgress() {
+            @Override
+            public void update(long entries, long statements) {
+            }
+
+            @Override
+            public void done(long entries, long statements) {
+            }
+        });
+        double s = seconds(t0);
+        long statements = projector.watermark().seq();
+        System.out.println("| dialect | rebuild (ProjectorRunner.rebuild, batch) | log entries | statements | seconds | statements/s |");
+        System.out.println("|---|---:|---:|---:|---:|---:|");
+        System.out.printf("| %s | %,d | %,d | %,d | %.1f | **%,.0f** |%n%n", dialect, batch, entries, statements, s,
+                statements / s);
+    }
+
+    /**
+     * What the projection asked of PostgreSQL per statement, from its table statistics (flushed when the writer's
+     * session ended): rows inserted and updated, and index lookups. The projection writes row by row, so each is
+     * about one round trip.
+     */
+    private static void sqlCalls(Database db) {
+        try (Connection c = DriverManager.getConnection(db.url()); java.sql.Statement st = c.createStatement()) {
+            Thread.sleep(1500);
+            long statements = db.watermark().seq();
+            try (ResultSet rs = st.executeQuery("SELECT relname, n_tup_ins, n_tup_upd + n_tup_del, coalesce(idx_scan, 0)"
+                    + " FROM pg_stat_user_tables WHERE n_tup_ins + n_tup_upd + n_tup_del + coalesce(idx_scan, 0) > 0"
+                    + " ORDER BY relname")) {
+                StringBuilder b = new StringBuilder("PostgreSQL work per statement (pg_stat_user_tables / statements):");
+                double total = 0;
+                while (rs.next()) {
+                    double ins = rs.getLong(2) / (double) statements;
+                    double upd = rs.getLong(3) / (double) statements;
+                    double idx = rs.getLong(4) / (double) statements;
+                    total += ins + upd + idx;
+                    b.append(String.format(" %s %.2f ins, %.2f upd/del, %.2f index lookups;", rs.getString(1), ins, upd, idx));
+                }
+                System.out.println(b.append(String.format(" total %.1f row operations per statement", total)));
+                System.out.println();
+            }
+        } catch (SQLException | InterruptedException e) {
+            System.out.println("(no PostgreSQL statistics: " + e.getMessage() + ")");
+        }
+    }
+
+    static double seconds(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1e9;
+    }
+
+    static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}
