@@ -27,11 +27,13 @@ public final class BodyReceiver {
     /** Runs {@code then} on the thread that completes the read (an I/O thread) with the whole body. */
     public static void receive(HttpServerExchange exchange, long maxBodyBytes, Consumer<byte[]> then) {
         long length = exchange.getRequestContentLength();
-        if (length > maxBodyBytes) {
+        if (length > undertowCap(maxBodyBytes)) {
             tooLarge(exchange, "the request body is " + length + " bytes; the limit is " + maxBodyBytes);
             return;
         }
-        ByteArrayOutputStream body = new ByteArrayOutputStream(length > 0 ? (int) length : 1024);
+        // A declared length over the limit (but within the cap) is read and dropped like a chunked one, so the
+        // client reads the 413 instead of a connection reset while it is still sending.
+        ByteArrayOutputStream body = new ByteArrayOutputStream(length > 0 && length <= maxBodyBytes ? (int) length : 1024);
         boolean[] refused = {false};
         exchange.getRequestReceiver().receivePartialBytes((ex, chunk, last) -> {
             if (!refused[0] && body.size() + (long) chunk.length > maxBodyBytes) {

@@ -15,6 +15,7 @@ import dev.cairn.projector.WatermarkPoller;
 import dev.cairn.query.ActivitiesHandler;
 import dev.cairn.query.AgentsHandler;
 import dev.cairn.query.DocumentReadHandler;
+import dev.cairn.query.OnWorker;
 import dev.cairn.query.StatementQueryHandler;
 import dev.cairn.store.CredentialStore;
 import dev.cairn.store.Database;
@@ -111,10 +112,11 @@ public final class Cairn implements AutoCloseable {
                 DocumentReader documents = new DocumentReader(db);
                 Map<DocumentKey.Kind, HttpHandler> documentReads = new EnumMap<>(DocumentKey.Kind.class);
                 for (DocumentKey.Kind kind : DocumentKey.Kind.values()) {
-                    documentReads.put(kind, new DocumentReadHandler(kind, documents));
+                    documentReads.put(kind, new OnWorker(new DocumentReadHandler(kind, documents)));
                 }
-                reads = new HttpApi.Reads(new StatementQueryHandler(new StatementReader(db), documents, s.defaultLimit(),
-                        s.maxLimit()), documentReads, new ActivitiesHandler(documents), new AgentsHandler(documents));
+                reads = new HttpApi.Reads(new OnWorker(new StatementQueryHandler(new StatementReader(db), documents,
+                        s.defaultLimit(), s.maxLimit())), documentReads, new OnWorker(new ActivitiesHandler(documents)),
+                        new OnWorker(new AgentsHandler(documents)));
             }
 
             HttpApi.Operator operator = new HttpApi.Operator(metrics,

@@ -23,22 +23,13 @@ public final class ActivitiesHandler implements HttpHandler {
         this.reader = reader;
     }
 
+    /** Runs on a worker thread under {@link OnWorker}, which answers a bad parameter with 400. */
     @Override
     public void handleRequest(HttpServerExchange exchange) {
-        if (exchange.isInIoThread()) {
-            exchange.dispatch(this);
-            return;
-        }
-        String activityId;
-        try {
-            activityId = onlyParameter(exchange.getQueryParameters(), "activityId");
-            if (!Values.isIri(activityId)) {
-                throw new XapiException("parameter activityId", "parameter.invalid",
-                        "activityId must be an absolute IRI; got '" + activityId + "'");
-            }
-        } catch (XapiException e) {
-            Responses.badRequest(exchange, e);
-            return;
+        String activityId = onlyParameter(exchange.getQueryParameters(), "activityId");
+        if (!Values.isIri(activityId)) {
+            throw new XapiException("parameter activityId", "parameter.invalid",
+                    "activityId must be an absolute IRI; got '" + activityId + "'");
         }
         StringBuilder head = new StringBuilder("{\"objectType\":\"Activity\",\"id\":");
         Responses.quote(head, activityId);

@@ -23,24 +23,15 @@ public final class AgentsHandler implements HttpHandler {
         this.reader = reader;
     }
 
+    /** Runs on a worker thread under {@link OnWorker}, which answers a bad parameter with 400. */
     @Override
     public void handleRequest(HttpServerExchange exchange) {
-        if (exchange.isInIoThread()) {
-            exchange.dispatch(this);
-            return;
-        }
-        Actor agent;
-        try {
-            String json = ActivitiesHandler.onlyParameter(exchange.getQueryParameters(), "agent");
-            agent = StatementParser.parseActor(json.getBytes(StandardCharsets.UTF_8), Exchanges.version(exchange),
-                    "parameter agent");
-            if (agent.ifi() == null) {
-                throw new XapiException("parameter agent", "parameter.invalid",
-                        "agent must be an Agent or an identified Group (with an IFI)");
-            }
-        } catch (XapiException e) {
-            Responses.badRequest(exchange, e);
-            return;
+        String json = ActivitiesHandler.onlyParameter(exchange.getQueryParameters(), "agent");
+        Actor agent = StatementParser.parseActor(json.getBytes(StandardCharsets.UTF_8), Exchanges.version(exchange),
+                "parameter agent");
+        if (agent.ifi() == null) {
+            throw new XapiException("parameter agent", "parameter.invalid",
+                    "agent must be an Agent or an identified Group (with an IFI)");
         }
         List<String> names = reader.agentNames(agent.ifi().key());
         StringBuilder b = new StringBuilder("{\"objectType\":\"Person\"");

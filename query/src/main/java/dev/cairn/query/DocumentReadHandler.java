@@ -7,7 +7,6 @@ import dev.cairn.store.DocumentIds;
 import dev.cairn.store.DocumentReader;
 import dev.cairn.store.StoredDocument;
 import dev.cairn.xapi.DocumentKey;
-import dev.cairn.xapi.XapiException;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
@@ -27,19 +26,11 @@ public final class DocumentReadHandler implements HttpHandler {
         this.reader = reader;
     }
 
+    /** Runs on a worker thread under {@link OnWorker}, which answers a bad parameter with 400. */
     @Override
     public void handleRequest(HttpServerExchange exchange) {
-        if (exchange.isInIoThread()) {
-            exchange.dispatch(this);
-            return;
-        }
-        DocumentParams params;
-        try {
-            params = DocumentParams.parse(kind, exchange.getQueryParameters(), Exchanges.version(exchange), false, true);
-        } catch (XapiException e) {
-            Responses.badRequest(exchange, e);
-            return;
-        }
+        DocumentParams params = DocumentParams.parse(kind, exchange.getQueryParameters(), Exchanges.version(exchange),
+                false, true);
         if (params.hasId()) {
             Optional<StoredDocument> doc = reader.get(params.key());
             if (doc.isEmpty()) {

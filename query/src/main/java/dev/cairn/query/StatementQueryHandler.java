@@ -54,38 +54,31 @@ public final class StatementQueryHandler implements HttpHandler {
         this.maxLimit = maxLimit;
     }
 
+    /** Runs on a worker thread under {@link OnWorker}, which answers a bad parameter with 400. */
     @Override
     public void handleRequest(HttpServerExchange exchange) {
-        if (exchange.isInIoThread()) {
-            exchange.dispatch(this);
-            return;
+        Map<String, Deque<String>> params;
+        long cursor = 0;
+        String path = exchange.getRequestPath();
+        if (path.startsWith(MORE_PREFIX)) {
+            if (!exchange.getQueryParameters().isEmpty()) {
+                throw new XapiException("parameter", "parameter.unknown", "a more link takes no parameters");
+            }
+            MoreToken token = MoreToken.decode(path.substring(MORE_PREFIX.length()));
+            params = token.params();
+            cursor = token.cursor();
+        } else {
+            params = exchange.getQueryParameters();
         }
-        try {
-            Map<String, Deque<String>> params;
-            long cursor = 0;
-            String path = exchange.getRequestPath();
-            if (path.startsWith(MORE_PREFIX)) {
-                if (!exchange.getQueryParameters().isEmpty()) {
-                    throw new XapiException("parameter", "parameter.unknown", "a more link takes no parameters");
-                }
-                MoreToken token = MoreToken.decode(path.substring(MORE_PREFIX.length()));
-                params = token.params();
-                cursor = token.cursor();
-            } else {
-                params = exchange.getQueryParameters();
-            }
-            StatementParams p = StatementParams.parse(params, Exchanges.version(exchange), defaultLimit, maxLimit, cursor);
-            Principal principal = Exchanges.principal(exchange);
-            if (principal != null && principal.readsOnlyOwnStatements()) {
-                p = p.onlyAuthority(principal.authorityKey());
-            }
-            if (p.statementId() != null || p.voidedStatementId() != null) {
-                single(exchange, p);
-            } else {
-                page(exchange, p, params);
-            }
-        } catch (XapiException e) {
-            Responses.badRequest(exchange, e);
+        StatementParams p = StatementParams.parse(params, Exchanges.version(exchange), defaultLimit, maxLimit, cursor);
+        Principal principal = Exchanges.principal(exchange);
+        if (principal != null && principal.readsOnlyOwnStatements()) {
+            p = p.onlyAuthority(principal.authorityKey());
+        }
+        if (p.statementId() != null || p.voidedStatementId() != null) {
+            single(exchange, p);
+        } else {
+            page(exchange, p, params);
         }
     }
 
