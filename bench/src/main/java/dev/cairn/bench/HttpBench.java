@@ -1,0 +1,378 @@
+package dev.cairn.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cairn.ops.Cairn;
+import dev.cairn.ops.Settings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.SocketTimeoutException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Level;
+
+/**
+ * Issue 5's benchmarks over real HTTP on loopback against in-process Cairn servers ({@link Cairn#start}), per
+ * dialect:
+ * <ul>
+ *   <li><b>reads</b>: one server per data set ({@link Dataset}: statement count × StatementRef share), all running at
+ *       once; each query is sent to every server in turn, round after round, so that the ratios between data sets are
+ *       measured side by side and the shared machine's drift cancels out;</li>
+ *   <li><b>writes</b>: a server on an empty database and log: POST one statement, POST a batch of 100, and 1, 4 and 8
+ *       concurrent writers of single statements with {@code ack=visible} (the default) and with
+ *       {@code X-Cairn-Ack: durable}.</li>
+ * </ul>
+ * The load generator ({@link LoopbackClient}) runs in the same JVM and shares the machine's cores with the server.
+ *
+ * <pre>
+ * java $CHRONICLE_FLAGS -Xmx6g -cp bench/target/benchmarks.jar dev.cairn.bench.HttpBench [--dialects sqlite,postgresql]
+ *     [--sets 0:10000,10:10000,0:100000,10:100000,10:1000000] [--rounds 400] [--parts reads,writes]
+ * </pre>
+ */
+public final class HttpBench {
+    static final String CREDENTIAL = "bench:bench";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String DURABLE = "X-Cairn-Ack: durable\r\n";
+
+    private HttpBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        // Undertow and XNIO log through java.util.logging: keep their start and stop lines out of the tables.
+        java.util.logging.Logger.getLogger("").setLevel(Level.WARNING);
+        Options o = Options.parse(args, "data", "/tmp/cairn-bench-data", "dialects", "sqlite,postgresql",
+                "sets", "0:10000,1:10000,10:10000,0:100000,1:100000,10:100000,10:1000000", "rounds", "400",
+                "warmup", "100", "parts", "reads,writes", "posts", "2000", "batches", "200", "writer-seconds", "5");
+        System.out.println(Machine.describe());
+        Path base = Path.of(o.value("data"));
+        for (String dialect : o.list("dialects")) {
+            if (o.list("parts").contains("reads")) {
+                List<String> specs = o.list("sets").stream().map(s -> dialect + ":" + s).toList();
+                reads(base, Datasets.parse(base, specs), o.intValue("warmup"), o.intValue("rounds"));
+            }
+            if (o.list("parts").contains("writes")) {
+                writes(base, dialect, o.intValue("posts"), o.intValue("batches"), o.intValue("writer-seconds"));
+            }
+        }
+    }
+
+    static Cairn start(String db, Path log, Path data, String ack) throws Exception {
+        Settings s = new Settings("127.0.0.1", 0, data, db, log, CREDENTIAL, ack, 16 << 20, 100, 1000, 4096,
+                Dataset.PROJECTOR_BATCH);
+        return Cairn.start(s, Clock.systemUTC());
+    }
+
+    // ---------------------------------------------------------------------------------------------- reads
+
+    private record Server(Dataset set, Cairn cairn, LoopbackClient client, String more) {
+    }
+
+    private enum Query {
+        BY_ID("GET statementId=…"),
+        VERB("GET verb=…&limit=100 (first page)"),
+        MORE("GET its more link (second page)"),
+        ABSENT_VERB("GET verb no statement has"),
+        AGENT_RELATED("GET agent=…&related_agents=true&limit=100");
+
+        final String label;
+
+        Query(String label) {
+            this.label = label;
+        }
+    }
+
+    private static final String VERB_PAGE = "/xapi/statements?limit=100&verb=" + enc(StatementCorpus.HOT_VERB);
+    private static final String ABSENT_PAGE = "/xapi/statements?limit=100&verb=" + enc(StatementCorpus.ABSENT_VERB);
+    private static final String AGENT_PAGE = "/xapi/statements?limit=100&related_agents=true&agent="
+            + enc("{\"mbox\":\"" + StatementCorpus.HOT_LEARNER + "\"}");
+
+    private static void reads(Path base, List<Dataset> sets, int warmup, int rounds) throws Exception {
+        for (Dataset d : sets) {
+            d.ensure();
+        }
+        List<Server> servers = new ArrayList<>();
+        try {
+            for (Dataset d : sets) {
+                Cairn cairn = start(d.database(false).url(), d.logDir(), base.resolve("serve-" + d.dialect() + "-" + d.name()),
+                        "visible");
+                LoopbackClient client = new LoopbackClient(cairn.port(), CREDENTIAL);
+                servers.add(new Server(d, cairn, client, check(d, client)));
+            }
+            String dialect = sets.get(0).dialect();
+            System.out.printf("%n### reads, %s: %d servers side by side, %d warm-up and %d measured rounds per query%n%n",
+                    dialect, servers.size(), warmup, rounds);
+            StringBuilder header = new StringBuilder("| query |");
+            StringBuilder rule = new StringBuilder("|---|");
+            for (Server s : servers) {
+                header.append(' ').append(String.format("%,d stmts, %d%% refs", s.set().size(),
+                        Math.round(s.set().corpus().refShare() * 100))).append(" |");
+                rule.append("---:|");
+            }
+            System.out.println(header + " p50 1M/10k | p50 10%/0% refs |");
+            System.out.println(rule + "---:|---:|");
+            SplittableRandom random = new SplittableRandom(42);
+            for (Query q : Query.values()) {
+                Latencies[] lat = new Latencies[servers.size()];
+                for (int i = 0; i < lat.length; i++) {
+                    lat[i] = new Latencies();
+                }
+                for (int round = -warmup; round < rounds; round++) {
+                    for (int k = 0; k < servers.size(); k++) {
+                        int i = (k + Math.floorMod(round, servers.size())) % servers.size(); // rotate who goes first
+                        Server s = servers.get(i);
+                        String target = switch (q) {
+                            case BY_ID -> "/xapi/statements?statementId=" + StatementCorpus.id(random.nextLong(s.set().size()));
+                            case VERB -> VERB_PAGE;
+                            case MORE -> s.more();
+                            case ABSENT_VERB -> ABSENT_PAGE;
+                            case AGENT_RELATED -> AGENT_PAGE;
+                        };
+                        long t0 = System.nanoTime();
+                        LoopbackClient.Response r = s.client().get(target);
+                        long t = System.nanoTime() - t0;
+                        if (r.status() != 200) {
+                            throw new IllegalStateException(q + " on " + s.set().name() + ": " + r.status() + " " + r.text());
+                        }
+                        if (round >= 0) {
+                            lat[i].add(t);
+                        }
+                    }
+                }
+                StringBuilder row = new StringBuilder("| " + q.label + " |");
+                for (Latencies l : lat) {
+                    row.append(String.format(" %.3f / %.3f |", l.percentileMillis(50), l.percentileMillis(99)));
+                }
+                row.append(' ').append(ratio(servers, lat, 10, 10_000, 10, 1_000_000)).append(" | ")
+                        .append(ratio(servers, lat, 0, 100_000, 10, 100_000)).append(" |");
+                System.out.println(row);
+            }
+            System.out.println();
+            System.out.println("Cells: p50 / p99 latency in ms. Ratios of p50: 10% refs at 1,000,000 over 10,000 statements;"
+                    + " 10% over 0% refs at 100,000 statements.");
+        } finally {
+            for (Server s : servers) {
+                s.client().close();
+                s.cairn().close();
+            }
+        }
+    }
+
+    /** The ratio of p50s between two data sets, when both were measured. */
+    private static String ratio(List<Server> servers, Latencies[] lat, int refsA, long sizeA, int refsB, long sizeB) {
+        Latencies a = null;
+        Latencies b = null;
+        for (int i = 0; i < servers.size(); i++) {
+            Dataset d = servers.get(i).set();
+            int refs = (int) Math.round(d.corpus().refShare() * 100);
+            if (refs == refsA && d.size() == sizeA) {
+                a = lat[i];
+            }
+            if (refs == refsB && d.size() == sizeB) {
+                b = lat[i];
+            }
+        }
+        return a == null || b == null ? "–" : String.format("**%.2f×**", b.percentileMillis(50) / a.percentileMillis(50));
+    }
+
+    /** Checks that each query answers as the data set says it should; returns the verb page's more link. */
+    private static String check(Dataset d, LoopbackClient client) throws IOException {
+        JsonNode verb = JSON.readTree(ok(client.get(VERB_PAGE), "verb page").body());
+        JsonNode agent = JSON.readTree(ok(client.get(AGENT_PAGE), "agent page").body());
+        JsonNode absent = JSON.readTree(ok(client.get(ABSENT_PAGE), "absent verb").body());
+        ok(client.get("/xapi/statements?statementId=" + StatementCorpus.id(d.size() - 1)), "statement by id");
+        if (verb.get("statements").size() != 100 || agent.get("statements").size() != 100
+                || absent.get("statements").size() != 0 || verb.get("more").asText().isEmpty()) {
+            throw new IllegalStateException(d.name() + ": unexpected page sizes");
+        }
+        System.out.printf("%s %s: verb page holds %d StatementRefs, agent page %d%n", d.dialect(), d.name(),
+                refs(verb), refs(agent));
+        return verb.get("more").asText();
+    }
+
+    private static int refs(JsonNode page) {
+        int n = 0;
+        for (JsonNode s : page.get("statements")) {
+            n += "StatementRef".equals(s.path("object").path("objectType").asText()) ? 1 : 0;
+        }
+        return n;
+    }
+
+    private static LoopbackClient.Response ok(LoopbackClient.Response r, String what) {
+        if (r.status() != 200) {
+            throw new IllegalStateException(what + ": HTTP " + r.status() + " " + r.text());
+        }
+        return r;
+    }
+
+    // --------------------------------------------------------------------------------------------- writes
+
+    private static void writes(Path base, String dialect, int posts, int batches, int writerSeconds) throws Exception {
+        Path dir = base.resolve("writes-" + dialect);
+        if (Files.exists(dir)) {
+            ProjectionBench.deleteTree(dir);
+        }
+        StatementCorpus corpus = new StatementCorpus(0.1);
+        AtomicLong next = new AtomicLong();
+        try (BenchDatabase db = BenchDatabase.create(dialect, Files.createDirectories(dir), "writes_" + dialect);
+             Cairn cairn = start(db.url(), dir.resolve("log"), dir, "visible")) {
+            System.out.printf("%n### writes, %s: empty database and log; statements of the corpus (10%% StatementRefs), "
+                    + "ids assigned by the client%n%n", dialect);
+            System.out.println("| operation | ack | requests | statements/s | p50 ms | p99 ms | mean ms |");
+            System.out.println("|---|---|---:|---:|---:|---:|---:|");
+            try (LoopbackClient client = new LoopbackClient(cairn.port(), CREDENTIAL)) {
+                for (String ack : new String[] {"", DURABLE}) {
+                    drain(client, corpus, next);
+                    sequential(client, corpus, next, 1, posts / 4, posts, ack);
+                    drain(client, corpus, next);
+                    sequential(client, corpus, next, 100, batches / 5, batches, ack);
+                }
+                for (String ack : new String[] {"", DURABLE}) {
+                    for (int writers : new int[] {1, 4, 8}) {
+                        drain(client, corpus, next);
+                        concurrent(cairn.port(), corpus, next, writers, writerSeconds, ack);
+                    }
+                }
+            }
+        } finally {
+            ProjectionBench.deleteTree(dir);
+        }
+    }
+
+    /**
+     * Waits until the projector has applied everything written so far (an {@code ack=visible} POST answers only then),
+     * so that one row's backlog of durable writes does not slow the next row down.
+     */
+    private static void drain(LoopbackClient client, StatementCorpus corpus, AtomicLong next) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                ok(client.post("/xapi/statements", body(corpus, next, 1), ""), "drain");
+                return;
+            } catch (UncheckedIOException e) {
+                if (!(e.getCause() instanceof SocketTimeoutException) || attempt == 3) {
+                    throw e;
+                }
+                System.out.println("(a visible POST got no answer within " + LoopbackClient.TIMEOUT_MILLIS + " ms)");
+            }
+        }
+    }
+
+    private static void sequential(LoopbackClient client, StatementCorpus corpus, AtomicLong next, int perRequest,
+                                   int warmup, int measured, String ack) {
+        Latencies lat = new Latencies();
+        long t0 = System.nanoTime();
+        for (int i = -warmup; i < measured; i++) {
+            if (i == 0) {
+                t0 = System.nanoTime();
+            }
+            byte[] body = body(corpus, next, perRequest);
+            long start = System.nanoTime();
+            LoopbackClient.Response r = client.post("/xapi/statements", body, ack);
+            long t = System.nanoTime() - start;
+            ok(r, "POST of " + perRequest);
+            if (i >= 0) {
+                lat.add(t);
+            }
+        }
+        double s = ProjectionBench.seconds(t0);
+        System.out.printf("| POST %s | %s | %,d | %,.0f | %.3f | %.3f | %.3f |%n",
+                perRequest == 1 ? "one statement" : "a batch of " + perRequest, ack.isEmpty() ? "visible" : "durable",
+                measured, (double) measured * perRequest / s, lat.percentileMillis(50), lat.percentileMillis(99),
+                lat.meanMillis());
+    }
+
+    private static void concurrent(int port, StatementCorpus corpus, AtomicLong next, int writers, int seconds,
+                                   String ack) throws InterruptedException {
+        long warmupNanos = 1_000_000_000L;
+        long start = System.nanoTime() + 100_000_000L;
+        long measureFrom = start + warmupNanos;
+        long end = measureFrom + seconds * 1_000_000_000L;
+        Latencies[] lat = new Latencies[writers];
+        long[] counted = new long[writers];
+        long[] lost = new long[writers];
+        CountDownLatch done = new CountDownLatch(writers);
+        List<Throwable> failures = new ArrayList<>();
+        for (int w = 0; w < writers; w++) {
+            int me = w;
+            lat[me] = new Latencies();
+            Thread t = new Thread(() -> {
+                try (LoopbackClient client = new LoopbackClient(port, CREDENTIAL)) {
+                    while (System.nanoTime() < start) {
+                        Thread.onSpinWait();
+                    }
+                    long now;
+                    while ((now = System.nanoTime()) < end) {
+                        byte[] body = body(corpus, next, 1);
+                        long t0 = System.nanoTime();
+                        try {
+                            ok(client.post("/xapi/statements", body, ack), "concurrent POST");
+                        } catch (UncheckedIOException e) {
+                            if (!(e.getCause() instanceof SocketTimeoutException)) {
+                                throw e;
+                            }
+                            lost[me]++; // no answer: the client reconnects and goes on
+                            continue;
+                        }
+                        long t1 = System.nanoTime();
+                        if (now >= measureFrom && t1 <= end) {
+                            lat[me].add(t1 - t0);
+                            counted[me]++;
+                        }
+                    }
+                } catch (Throwable e) {
+                    synchronized (failures) {
+                        failures.add(e);
+                    }
+                } finally {
+                    done.countDown();
+                }
+            }, "writer-" + w);
+            t.start();
+        }
+        done.await();
+        if (!failures.isEmpty()) {
+            throw new IllegalStateException("a writer failed", failures.get(0));
+        }
+        Latencies all = new Latencies();
+        long total = 0;
+        long unanswered = 0;
+        for (int w = 0; w < writers; w++) {
+            all.addAll(lat[w]);
+            total += counted[w];
+            unanswered += lost[w];
+        }
+        if (unanswered > 0) {
+            System.out.printf("(%d writer%s: %d POST%s got no answer within %d ms)%n", writers, writers == 1 ? "" : "s",
+                    unanswered, unanswered == 1 ? "" : "s", LoopbackClient.TIMEOUT_MILLIS);
+        }
+        System.out.printf("| %d concurrent writer%s of one statement | %s | %,d | **%,.0f** | %.3f | %.3f | %.3f |%n",
+                writers, writers == 1 ? "" : "s", ack.isEmpty() ? "visible" : "durable", total, total / (double) seconds,
+                all.percentileMillis(50), all.percentileMillis(99), all.meanMillis());
+    }
+
+    private static byte[] body(StatementCorpus corpus, AtomicLong next, int statements) {
+        if (statements == 1) {
+            return corpus.json(next.getAndIncrement());
+        }
+        StringBuilder b = new StringBuilder(statements * 1100).append('[');
+        for (int i = 0; i < statements; i++) {
+            if (i > 0) {
+                b.append(',');
+            }
+            b.append(new String(corpus.json(next.getAndIncrement()), StandardCharsets.UTF_8));
+        }
+        return b.append(']').toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+}

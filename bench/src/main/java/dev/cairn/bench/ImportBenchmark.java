@@ -1,0 +1,101 @@
+package dev.cairn.bench;
+
+import dev.cairn.ops.Main;
+import dev.cairn.store.Database;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.UUID;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+
+/**
+ * {@code cairn import} of an NDJSON file into a fresh SQLite database and log, in process (no ingest runs, so the
+ * import is the sequencer): generates N statements of about 1 KB each (the codec benchmark's statement with a fresh
+ * id, learner and activity per line), imports a smaller file first to warm the JIT, then times the real one.
+ *
+ * <pre>
+ * mvn -q -o -DskipTests package -pl bench -am
+ * java FLAGS -cp bench/target/benchmarks.jar dev.cairn.bench.ImportBenchmark [N] [DIR]
+ * </pre>
+ * where FLAGS are Chronicle's (the {@code chronicle.jvm.args} of the root pom, as the {@code cairn} launcher passes
+ * them). N defaults to 1,000,000; without DIR a temporary directory is used and deleted.
+ * <pre>
+ * </pre>
+ */
+public final class ImportBenchmark {
+    private ImportBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int n = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
+        Path dir = args.length > 1 ? Path.of(args[1]) : Files.createTempDirectory("cairn-import-bench");
+        System.out.println(Machine.describe());
+        try {
+            run(dir.resolve("warmup"), Math.max(1, n / 5), "warm-up");
+            double rate = run(dir.resolve("measured"), n, "measured");
+            System.out.printf("import: %,d statements appended at %,.0f statements/s (target 100,000/s: %s)%n", n, rate,
+                    rate >= 100_000 ? "met" : "missed");
+        } finally {
+            if (args.length <= 1) {
+                delete(dir);
+            }
+        }
+    }
+
+    /** Imports {@code n} fresh statements into a fresh LRS in {@code dir}; returns statements per second. */
+    private static double run(Path dir, int n, String label) throws IOException {
+        Files.createDirectories(dir.resolve("log"));
+        String db = "jdbc:sqlite:" + dir.resolve("cairn.db");
+        Database.open(db).close(); // an import adds to an existing LRS: create its schema, as serve would
+        Path file = dir.resolve("statements.ndjson");
+        long bytes = generate(file, n);
+        System.out.printf("%s: %,d statements, %,d bytes (%,d per statement) in %s%n", label, n, bytes, bytes / n, file);
+        long start = System.nanoTime();
+        int exit = new CommandLine(new Main()).execute("import", "--data", dir.toString(), "--admin-credential",
+                "bench:bench-secret", "--batch", "2000", file.toString());
+        double seconds = (System.nanoTime() - start) / 1e9;
+        if (exit != 0) {
+            throw new IllegalStateException("cairn import exited with " + exit);
+        }
+        double rate = n / seconds;
+        System.out.printf("%s: cairn import took %.2f s in all (structure check, credential, parse, sequencer, "
+                + "sync): %,.0f statements/s%n", label, seconds, rate);
+        return rate;
+    }
+
+    private static long generate(Path file, int n) throws IOException {
+        String template;
+        try (InputStream in = ImportBenchmark.class.getResourceAsStream("/statement-1k.json")) {
+            template = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
+        }
+        String id = "fd41c918-b88b-4b20-a0a5-a4c32391aaa0";
+        String learner = "mailto:learner@example.com";
+        String activity = "http://example.com/courses/safety/module-3/lesson-7\"";
+        long bytes = 0;
+        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 20)) {
+            for (int i = 0; i < n; i++) {
+                String line = template.replace(id, UUID.randomUUID().toString())
+                        .replace(learner, "mailto:learner-" + (i % 5000) + "@example.com")
+                        .replace(activity, "http://example.com/courses/safety/module-3/lesson-" + (i % 200) + "\"") + "\n";
+                byte[] b = line.getBytes(StandardCharsets.UTF_8);
+                out.write(b);
+                bytes += b.length;
+            }
+        }
+        return bytes;
+    }
+
+    private static void delete(Path dir) throws IOException {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}
