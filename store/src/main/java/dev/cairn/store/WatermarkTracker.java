@@ -34,11 +34,14 @@ public final class WatermarkTracker {
     /** Called after each commit of the projector; completes every waiter at or below the new log index. */
     public void advanced(Watermark w) {
         current = w;
-        Map<Long, CompletableFuture<Watermark>> done = waiters.headMap(w.logIndex(), true);
-        for (Map.Entry<Long, CompletableFuture<Watermark>> e : done.entrySet()) {
-            e.getValue().complete(w);
+        // Remove exactly the waiters completed here: clearing a live headMap view could also drop a waiter
+        // registered meanwhile, whose own re-check would then find nothing to complete (a lost acknowledgement).
+        Map.Entry<Long, CompletableFuture<Watermark>> e;
+        while ((e = waiters.firstEntry()) != null && e.getKey() <= w.logIndex()) {
+            if (waiters.remove(e.getKey(), e.getValue())) {
+                e.getValue().complete(w);
+            }
         }
-        done.clear();
     }
 
     /** Called when the projector found no entry after the watermark; {@code sinceMillis} is read before looking. */
@@ -53,10 +56,12 @@ public final class WatermarkTracker {
             return CompletableFuture.completedFuture(w);
         }
         CompletableFuture<Watermark> f = waiters.computeIfAbsent(logIndex, k -> new CompletableFuture<>());
-        // The projector may have passed the index between the check and the registration.
+        // The projector may have passed the index between the check and the registration: it sets current before
+        // it drains the waiters, so either it sees this waiter or this re-check sees its watermark.
         Watermark again = current;
         if (again.logIndex() >= logIndex) {
-            advanced(again);
+            waiters.remove(logIndex, f);
+            f.complete(again);
         }
         return f;
     }
