@@ -19,11 +19,13 @@ public final class IngestRing implements AutoCloseable {
 
     private final Disruptor<RingSlot> disruptor;
     private final RingBuffer<RingSlot> ring;
+    private volatile Thread sequencerThread;
 
     public IngestRing(Sequencer sequencer, int size) {
         disruptor = new Disruptor<>(RingSlot::new, size, r -> {
             Thread t = new Thread(r, "cairn-sequencer");
             t.setDaemon(true);
+            sequencerThread = t;
             return t;
         }, ProducerType.MULTI, new BlockingWaitStrategy());
         disruptor.handleEventsWith(sequencer);
@@ -59,7 +61,10 @@ public final class IngestRing implements AutoCloseable {
         return ring.tryPublishEvent(RingSlot.PUBLISH, command);
     }
 
-    /** Lets the sequencer finish everything published, syncs the log and stops it. */
+    /**
+     * Lets the sequencer finish everything published, then waits for its thread to end: the Disruptor stops the
+     * processor asynchronously, and the sequencer's final sync must happen before the log is closed.
+     */
     @Override
     public void close() {
         try {
@@ -67,6 +72,14 @@ public final class IngestRing implements AutoCloseable {
         } catch (TimeoutException e) {
             LOG.warn("the sequencer did not drain the ring within 30 s");
             disruptor.halt();
+        }
+        Thread t = sequencerThread;
+        if (t != null) {
+            try {
+                t.join(TimeUnit.SECONDS.toMillis(10));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }
