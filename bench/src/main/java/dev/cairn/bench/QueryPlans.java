@@ -34,7 +34,8 @@ final class QueryPlans {
             System.out.printf("Query plan: verb=%s, limit=%d, on %,d statements; the verb's key (id %d) has %,d match rows,"
                     + " %,d of them (%.1f%%) StatementRef statements matching through their target%n%n",
                     StatementCorpus.HOT_VERB, PAGE, statements, keyId, total, refs, 100.0 * refs / total);
-            String sql = db.sql("page_filtered").replace("{dir}", "DESC");
+            // {body} is the column list of format=exact, as StatementReader fills it.
+            String sql = db.sql("page_filtered").replace("{body}", db.sql("body_exact")).replace("{dir}", "DESC");
             long[] first = {keyId, 0, 0, Long.MAX_VALUE, PAGE + 1};
             long lastSeq = lastSeqOfPage(c, sql.replace("{and_also}", ""), first);
             long[] more = {keyId, 0, 0, lastSeq, PAGE + 1};
