@@ -9,8 +9,10 @@ import java.sql.SQLException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -29,9 +31,11 @@ public final class ProjectionWriter implements AutoCloseable {
 
     private final Connection c;
     private final PreparedStatement insertStatement, selectKeys, updateKeys, selectReferrers, setVoided, findKey,
-            insertKey, maxKeyId, insertMatch, deleteMatch, insertRef, advance, readWatermark, putDocument, deleteDocument,
+            insertKey, maxKeyId, referencedIds, insertMatch, deleteMatch, insertRef, advance, readWatermark, putDocument, deleteDocument,
             deleteDocuments, activityDefinition, putActivityDefinition, addAgentName, putAttachment;
     private final Map<FilterKey, Long> keyIds = new HashMap<>();
+    /** Hashes of every id a stored StatementRef points at; null until first needed. */
+    private Set<Long> referencedTargets;
     // Most statements repeat the activities and names of earlier ones: remembering what the database holds saves
     // a round trip per activity and per name. Both are bounded, and cleared on rollback.
     private final Map<String, byte[]> definitions = lru(10_000);
@@ -52,6 +56,7 @@ public final class ProjectionWriter implements AutoCloseable {
             selectKeys = c.prepareStatement(db.sql("statement_keys"));
             updateKeys = c.prepareStatement(db.sql("update_keys"));
             selectReferrers = c.prepareStatement(db.sql("referrers"));
+            referencedIds = c.prepareStatement(db.sql("referenced_ids"));
             setVoided = c.prepareStatement(db.sql("set_voided"));
             findKey = c.prepareStatement(db.sql("find_key"));
             insertKey = c.prepareStatement(db.sql("insert_key"));
@@ -98,7 +103,7 @@ public final class ProjectionWriter implements AutoCloseable {
             long mySeq = ++seq;
             storedMillis = s.storedMillis();
             String id = s.id().toString();
-            List<StoredKeys> referrers = referrers(id);
+            List<StoredKeys> referrers = mayBeReferenced(s.id()) ? referrers(id) : List.of();
             boolean voided = false;
             if (!s.voiding()) {
                 for (StoredKeys r : referrers) {
@@ -128,6 +133,7 @@ public final class ProjectionWriter implements AutoCloseable {
                 insertRef.setString(2, target.toString());
                 insertRef.setInt(3, s.voiding() ? 1 : 0);
                 insertRef.executeUpdate();
+                referencedTargets.add(targetHash(target));
                 if (s.voiding() && targetKeys != null && !targetKeys.voided() && !targetKeys.voiding()) {
                     voidStatement(targetKeys);
                 }
@@ -280,6 +286,27 @@ public final class ProjectionWriter implements AutoCloseable {
                 work.add(new Propagation(referrers(r.id()), missing));
             }
         }
+    }
+
+    /**
+     * Whether a StatementRef may point at {@code id}. Only a minority of statements are ever referenced, so a set
+     * of the referenced ids' 64-bit hashes (loaded once, then kept up to date; a collision only costs a query)
+     * spares most statements the referrers lookup.
+     */
+    private boolean mayBeReferenced(UUID id) throws SQLException {
+        if (referencedTargets == null) {
+            referencedTargets = new HashSet<>();
+            try (ResultSet rs = referencedIds.executeQuery()) {
+                while (rs.next()) {
+                    referencedTargets.add(targetHash(UUID.fromString(rs.getString(1))));
+                }
+            }
+        }
+        return referencedTargets.contains(targetHash(id));
+    }
+
+    private static long targetHash(UUID id) {
+        return id.getMostSignificantBits() ^ id.getLeastSignificantBits();
     }
 
     private List<StoredKeys> referrers(String id) throws SQLException {
@@ -461,6 +488,7 @@ public final class ProjectionWriter implements AutoCloseable {
             }
             c.commit();
             keyIds.clear();
+            referencedTargets = null;
             definitions.clear();
             agentNames.clear();
             committed = Watermark.EMPTY;

@@ -16,6 +16,9 @@ SELECT seq, voided, voiding, keys FROM statement WHERE id = ?
 -- name: update_keys
 UPDATE statement SET keys = ? WHERE seq = ?
 
+-- name: referenced_ids
+SELECT DISTINCT target_id FROM statement_ref
+
 -- name: referrers
 -- The statements whose object is a StatementRef to the given id, with what the projector needs of each.
 SELECT s.seq, s.id, s.voided, s.voiding, s.keys FROM statement_ref r JOIN statement s ON s.seq = r.referrer_seq
