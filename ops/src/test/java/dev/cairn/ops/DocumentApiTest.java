@@ -4,52 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cairn.store.TestDatabase;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /** State, Activity Profile and Agent Profile (Comm 2.2 to 2.7 and 3.1), Activities and Agents, over real HTTP. */
-@ParameterizedClass(name = "{0}")
-@MethodSource("dev.cairn.store.TestDatabase#dialects")
-class DocumentApiTest {
+class DocumentApiTest extends LrsOnEachDatabase {
     static final String AGENT = URLEncoder.encode("{\"mbox\":\"mailto:ada@example.com\"}", StandardCharsets.UTF_8);
     static final String ACTIVITY = "http://example.com/activities/1";
-
-    @Parameter
-    String dialect;
-    @TempDir
-    Path data;
-    TestDatabase database;
-    TestLrs lrs;
-
-    @BeforeEach
-    void start() throws Exception {
-        database = TestDatabase.create(dialect, data);
-        lrs = new TestLrs(data, database.url());
-    }
-
-    @AfterEach
-    void stop() {
-        if (lrs != null) {
-            lrs.close();
-        }
-        if (database != null) {
-            database.close();
-        }
-    }
 
     static String state(String stateId) {
         return "/xapi/activities/state?activityId=" + ACTIVITY + "&agent=" + AGENT + (stateId == null ? "" : "&stateId=" + stateId);

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cairn.store.TestDatabase;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -20,40 +19,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /** The Statement resource over real HTTP, on each database and a real Chronicle log in a temporary directory. */
-@ParameterizedClass(name = "{0}")
-@MethodSource("dev.cairn.store.TestDatabase#dialects")
-class StatementApiTest {
-    @Parameter
-    String dialect;
-    @TempDir
-    Path data;
-    TestDatabase database;
-    TestLrs lrs;
-
-    @BeforeEach
-    void start() throws Exception {
-        database = TestDatabase.create(dialect, data);
-        lrs = new TestLrs(data, database.url());
-    }
-
-    @AfterEach
-    void stop() {
-        if (lrs != null) {
-            lrs.close();
-        }
-        if (database != null) {
-            database.close();
-        }
-    }
+class StatementApiTest extends LrsOnEachDatabase {
 
     @Test
     void putThenGetReturnsTheStatementWithStoredAuthorityAndVersionSet() throws Exception {

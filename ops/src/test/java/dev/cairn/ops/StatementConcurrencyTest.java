@@ -4,50 +4,18 @@ import static dev.cairn.ops.Statements.COMPLETED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cairn.store.TestDatabase;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /** 16 clients PUT one statement id at once: the sequencer decides, so exactly one body wins. */
-@ParameterizedClass(name = "{0}")
-@MethodSource("dev.cairn.store.TestDatabase#dialects")
-class StatementConcurrencyTest {
+class StatementConcurrencyTest extends LrsOnEachDatabase {
     static final int CLIENTS = 16;
-
-    @Parameter
-    String dialect;
-    @TempDir
-    Path data;
-    TestDatabase database;
-    TestLrs lrs;
-
-    @BeforeEach
-    void start() throws Exception {
-        database = TestDatabase.create(dialect, data);
-        lrs = new TestLrs(data, database.url());
-    }
-
-    @AfterEach
-    void stop() {
-        if (lrs != null) {
-            lrs.close();
-        }
-        if (database != null) {
-            database.close();
-        }
-    }
 
     /** Sends the bodies as PUTs of {@code id}, all released at once; returns the statuses in body order. */
     private List<Integer> putAtOnce(String id, List<String> bodies) {

@@ -7,46 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cairn.store.TestDatabase;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /** format=ids and format=canonical, HEAD and the statement headers, over real HTTP on each database. */
-@ParameterizedClass(name = "{0}")
-@MethodSource("dev.cairn.store.TestDatabase#dialects")
-class StatementFormatApiTest {
-    @Parameter
-    String dialect;
-    @TempDir
-    Path data;
-    TestDatabase database;
-    TestLrs lrs;
-
-    @BeforeEach
-    void start() throws Exception {
-        database = TestDatabase.create(dialect, data);
-        lrs = new TestLrs(data, database.url());
-    }
-
-    @AfterEach
-    void stop() {
-        if (lrs != null) {
-            lrs.close();
-        }
-        if (database != null) {
-            database.close();
-        }
-    }
+class StatementFormatApiTest extends LrsOnEachDatabase {
 
     private static String defining(String id, String names) {
         return "{\"id\":\"" + id + "\",\"actor\":{\"objectType\":\"Agent\",\"name\":\"Ada\",\"mbox\":\"mailto:ada@example.com\"},"
