@@ -83,7 +83,11 @@ class StatementRefMatchTest {
         for (String dialect : TestDatabase.dialects().toList()) {
             for (Scenario s : all) {
                 for (List<S> order : permutations(s.statements())) {
-                    out.add(Arguments.of(dialect, s.title() + " " + order.stream().map(S::name).toList(), order, s.expected()));
+                    // One transaction per statement, and all of them in one transaction.
+                    for (int batch : new int[] {1, 100}) {
+                        out.add(Arguments.of(dialect, s.title() + " " + order.stream().map(S::name).toList()
+                                + " batch " + batch, order, s.expected(), batch));
+                    }
                 }
             }
         }
@@ -92,7 +96,8 @@ class StatementRefMatchTest {
 
     @ParameterizedTest(name = "{0}: {1}")
     @MethodSource("scenarios")
-    void everyArrivalOrderGivesTheSameMatches(String dialect, String title, List<S> order, Map<String, List<String>> expected) {
+    void everyArrivalOrderGivesTheSameMatches(String dialect, String title, List<S> order, Map<String, List<String>> expected,
+                                              int batch) {
         try (TestDatabase database = TestDatabase.create(dialect, dir); EventLog log = EventLog.open(dir.resolve("log"));
              Database db = Database.open(database.url()); LogAppender appender = log.appender()) {
             long stored = 1;
@@ -100,7 +105,7 @@ class StatementRefMatchTest {
                 appender.append(new StatementsStored(List.of(statement(s, stored++))));
             }
             WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
-            try (Projector projector = new Projector(log, db, tracker, 1)) {
+            try (Projector projector = new Projector(log, db, tracker, batch)) {
                 while (projector.doWork() > 0) {
                     Thread.onSpinWait();
                 }

@@ -43,6 +43,7 @@ public final class ProjectionWriter implements AutoCloseable {
     private Watermark committed;
     private boolean inTransaction;
     private int pendingMatches;
+    private int pendingRows;
     /** The last filter key id assigned; read when each transaction opens. */
     private long lastKeyId;
     private long seq;
@@ -124,7 +125,8 @@ public final class ProjectionWriter implements AutoCloseable {
             insertStatement.setBytes(6, s.json());
             insertStatement.setBytes(7, keys.toBytes());
             insertStatement.setBytes(8, s.ids());
-            insertStatement.executeUpdate();
+            insertStatement.addBatch();
+            pendingRows++;
             if (!voided) {
                 insertMatches(keys, mySeq);
             }
@@ -132,7 +134,8 @@ public final class ProjectionWriter implements AutoCloseable {
                 insertRef.setLong(1, mySeq);
                 insertRef.setString(2, target.toString());
                 insertRef.setInt(3, s.voiding() ? 1 : 0);
-                insertRef.executeUpdate();
+                insertRef.addBatch();
+                pendingRows++;
                 referencedTargets.add(targetHash(target));
                 if (s.voiding() && targetKeys != null && !targetKeys.voided() && !targetKeys.voiding()) {
                     voidStatement(targetKeys);
@@ -295,6 +298,7 @@ public final class ProjectionWriter implements AutoCloseable {
      */
     private boolean mayBeReferenced(UUID id) throws SQLException {
         if (referencedTargets == null) {
+            flushRows();
             referencedTargets = new HashSet<>();
             try (ResultSet rs = referencedIds.executeQuery()) {
                 while (rs.next()) {
@@ -310,6 +314,7 @@ public final class ProjectionWriter implements AutoCloseable {
     }
 
     private List<StoredKeys> referrers(String id) throws SQLException {
+        flushRows();
         selectReferrers.setString(1, id);
         List<StoredKeys> out = new ArrayList<>(0);
         try (ResultSet rs = selectReferrers.executeQuery()) {
@@ -322,6 +327,7 @@ public final class ProjectionWriter implements AutoCloseable {
     }
 
     private StoredKeys storedKeys(String id) throws SQLException {
+        flushRows();
         selectKeys.setString(1, id);
         try (ResultSet rs = selectKeys.executeQuery()) {
             if (!rs.next()) {
@@ -348,6 +354,7 @@ public final class ProjectionWriter implements AutoCloseable {
 
     /** Marks a statement voided and removes its match rows; it stays readable by voidedStatementId. */
     private void voidStatement(StoredKeys target) throws SQLException {
+        flushRows();
         flushMatches(); // the rows to delete may still be in the batch
         setVoided.setLong(1, target.seq());
         setVoided.executeUpdate();
@@ -405,6 +412,18 @@ public final class ProjectionWriter implements AutoCloseable {
         pendingMatches++;
     }
 
+    /**
+     * Statement and statement_ref rows are batched too, but they are read back when a StatementRef or a voiding
+     * meets its target in the same transaction: every such read flushes them first.
+     */
+    private void flushRows() throws SQLException {
+        if (pendingRows > 0) {
+            insertStatement.executeBatch();
+            insertRef.executeBatch();
+            pendingRows = 0;
+        }
+    }
+
     private void flushMatches() throws SQLException {
         if (pendingMatches > 0) {
             insertMatch.executeBatch();
@@ -442,6 +461,7 @@ public final class ProjectionWriter implements AutoCloseable {
      */
     public Watermark commit(long logIndex) {
         try {
+            flushRows();
             flushMatches();
             advance.setLong(1, logIndex);
             advance.setLong(2, storedMillis);
@@ -466,6 +486,9 @@ public final class ProjectionWriter implements AutoCloseable {
     public void rollback() {
         try {
             insertMatch.clearBatch();
+            insertStatement.clearBatch();
+            insertRef.clearBatch();
+            pendingRows = 0;
             pendingMatches = 0;
             c.rollback();
         } catch (SQLException e) {
