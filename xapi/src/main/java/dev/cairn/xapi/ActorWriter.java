@@ -23,25 +23,29 @@ public final class ActorWriter {
         return out.toByteArray();
     }
 
+    /** Writes the one IFI property of an Agent or identified Group (Data 2.4.2.3). */
+    static void writeIfi(JsonGenerator g, Ifi ifi) throws IOException {
+        switch (ifi.kind()) {
+            case MBOX -> g.writeStringField("mbox", ifi.value());
+            case MBOX_SHA1SUM -> g.writeStringField("mbox_sha1sum", ifi.value());
+            case OPENID -> g.writeStringField("openid", ifi.value());
+            case ACCOUNT -> {
+                g.writeObjectFieldStart("account");
+                g.writeStringField("homePage", ifi.value());
+                g.writeStringField("name", ifi.accountName());
+                g.writeEndObject();
+            }
+        }
+    }
+
     static void write(JsonGenerator g, Actor actor) throws IOException {
         g.writeStartObject();
         g.writeStringField("objectType", actor instanceof Group ? "Group" : "Agent");
         if (actor.name() != null) {
             g.writeStringField("name", actor.name());
         }
-        Ifi ifi = actor.ifi();
-        if (ifi != null) {
-            switch (ifi.kind()) {
-                case MBOX -> g.writeStringField("mbox", ifi.value());
-                case MBOX_SHA1SUM -> g.writeStringField("mbox_sha1sum", ifi.value());
-                case OPENID -> g.writeStringField("openid", ifi.value());
-                case ACCOUNT -> {
-                    g.writeObjectFieldStart("account");
-                    g.writeStringField("homePage", ifi.value());
-                    g.writeStringField("name", ifi.accountName());
-                    g.writeEndObject();
-                }
-            }
+        if (actor.ifi() != null) {
+            writeIfi(g, actor.ifi());
         }
         if (actor instanceof Group group && !group.members().isEmpty()) {
             g.writeArrayFieldStart("member");

@@ -50,17 +50,23 @@ abstract class FormatWriter {
 
     private void statement(Statement s) throws IOException {
         expect(JsonToken.START_OBJECT);
+        statementBody(s.actor(), s.authority(), s.verb(), s.object(), s.context());
+    }
+
+    /** The properties of a statement or SubStatement (which has no authority); everything else is copied. */
+    private void statementBody(Actor actor, Actor authority, Verb verb, StatementObject object, Context context)
+            throws IOException {
         g.writeStartObject();
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String name = p.currentName();
             g.writeFieldName(name);
             p.nextToken();
             switch (name) {
-                case "actor" -> actor(present(s.actor(), name));
-                case "authority" -> actor(present(s.authority(), name));
-                case "verb" -> verb(present(s.verb(), name));
-                case "object" -> object(present(s.object(), name));
-                case "context" -> context(present(s.context(), name));
+                case "actor" -> actor(present(actor, name));
+                case "authority" -> actor(present(authority, name));
+                case "verb" -> verb(present(verb, name));
+                case "object" -> object(present(object, name));
+                case "context" -> context(present(context, name));
                 default -> copy();
             }
         }
@@ -73,20 +79,7 @@ abstract class FormatWriter {
         } else if (o instanceof Actor a) {
             actor(a);
         } else if (o instanceof SubStatement sub) {
-            g.writeStartObject();
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String name = p.currentName();
-                g.writeFieldName(name);
-                p.nextToken();
-                switch (name) {
-                    case "actor" -> actor(sub.actor());
-                    case "verb" -> verb(sub.verb());
-                    case "object" -> object(sub.object());
-                    case "context" -> context(present(sub.context(), name));
-                    default -> copy();
-                }
-            }
-            g.writeEndObject();
+            statementBody(sub.actor(), null, sub.verb(), sub.object(), sub.context());
         } else {
             copy();
         }
@@ -193,19 +186,8 @@ abstract class FormatWriter {
     final void actorIds(Actor a) throws IOException {
         g.writeStartObject();
         g.writeStringField("objectType", a instanceof Group ? "Group" : "Agent");
-        Ifi ifi = a.ifi();
-        if (ifi != null) {
-            switch (ifi.kind()) {
-                case MBOX -> g.writeStringField("mbox", ifi.value());
-                case MBOX_SHA1SUM -> g.writeStringField("mbox_sha1sum", ifi.value());
-                case OPENID -> g.writeStringField("openid", ifi.value());
-                case ACCOUNT -> {
-                    g.writeObjectFieldStart("account");
-                    g.writeStringField("homePage", ifi.value());
-                    g.writeStringField("name", ifi.accountName());
-                    g.writeEndObject();
-                }
-            }
+        if (a.ifi() != null) {
+            ActorWriter.writeIfi(g, a.ifi());
         } else {
             g.writeArrayFieldStart("member");
             for (Agent m : ((Group) a).members()) {
