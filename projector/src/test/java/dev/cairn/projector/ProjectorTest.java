@@ -13,46 +13,16 @@ import dev.cairn.store.FencedException;
 import dev.cairn.store.KeyFilter;
 import dev.cairn.store.StatementQuery;
 import dev.cairn.store.StatementReader;
-import dev.cairn.store.TestDatabase;
 import dev.cairn.store.WatermarkTracker;
 import dev.cairn.xapi.FilterKey;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.MethodSource;
 
-@ParameterizedClass(name = "{0}")
-@MethodSource("dev.cairn.store.TestDatabase#dialects")
-class ProjectorTest {
+class ProjectorTest extends DatabaseOnEachDialect {
     private static final String COMPLETED = "http://adlnet.gov/expapi/verbs/completed";
-
-    @Parameter
-    String dialect;
-
-    @TempDir
-    Path dir;
-
-    TestDatabase database;
-
-    @BeforeEach
-    void createDatabase() {
-        database = TestDatabase.create(dialect, dir);
-    }
-
-    @AfterEach
-    void dropDatabase() {
-        if (database != null) {
-            database.close();
-        }
-    }
 
     private static StoredStatement statement(UUID id, long stored, String verb, String object) {
         String json = "{\"id\":\"" + id + "\",\"stored\":\"2026-01-01T00:00:00.000Z\",\"actor\":{\"mbox\":\"mailto:a@example.com\"},"

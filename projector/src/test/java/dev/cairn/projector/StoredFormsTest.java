@@ -10,44 +10,17 @@ import dev.cairn.store.StatementForm;
 import dev.cairn.store.StatementQuery;
 import dev.cairn.store.StatementReader;
 import dev.cairn.store.StoredAttachment;
-import dev.cairn.store.TestDatabase;
 import dev.cairn.xapi.FilterKeys;
 import dev.cairn.xapi.IdsWriter;
 import dev.cairn.xapi.StatementParser;
 import dev.cairn.xapi.XapiVersion;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /** The stored forms a statement read returns, and attachments by hash, on each database. */
-@ParameterizedClass(name = "{0}")
-@MethodSource("dev.cairn.store.TestDatabase#dialects")
-class StoredFormsTest {
-    @Parameter
-    String dialect;
-    @TempDir
-    Path dir;
-    TestDatabase database;
-
-    @BeforeEach
-    void createDatabase() {
-        database = TestDatabase.create(dialect, dir);
-    }
-
-    @AfterEach
-    void dropDatabase() {
-        if (database != null) {
-            database.close();
-        }
-    }
+class StoredFormsTest extends DatabaseOnEachDialect {
 
     private static byte[] json(UUID id) {
         return ("{\"id\":\"" + id + "\",\"actor\":{\"name\":\"Ada\",\"mbox\":\"mailto:a@example.com\"},"
