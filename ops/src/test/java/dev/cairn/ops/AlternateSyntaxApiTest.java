@@ -11,7 +11,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
 
 /** The 1.0.3 Alternate Request Syntax (Comm 1.3) and its rejection under 2.0, over real HTTP on each database. */
 class AlternateSyntaxApiTest extends LrsOnEachDatabase {

@@ -17,7 +17,6 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
 
 /** Attachments in multipart/mixed requests and responses, and signed statements, over real HTTP on each database. */
 class AttachmentApiTest extends LrsOnEachDatabase {

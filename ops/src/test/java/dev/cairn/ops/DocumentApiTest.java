@@ -12,7 +12,6 @@ import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
 
 /** State, Activity Profile and Agent Profile (Comm 2.2 to 2.7 and 3.1), Activities and Agents, over real HTTP. */
 class DocumentApiTest extends LrsOnEachDatabase {

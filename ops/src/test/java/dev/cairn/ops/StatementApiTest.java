@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
 
 /** The Statement resource over real HTTP, on each database and a real Chronicle log in a temporary directory. */
 class StatementApiTest extends LrsOnEachDatabase {

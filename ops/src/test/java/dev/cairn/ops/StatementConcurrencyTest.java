@@ -11,7 +11,6 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
 
 /** 16 clients PUT one statement id at once: the sequencer decides, so exactly one body wins. */
 class StatementConcurrencyTest extends LrsOnEachDatabase {

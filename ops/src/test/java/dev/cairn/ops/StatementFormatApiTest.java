@@ -12,7 +12,6 @@ import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
 
 /** format=ids and format=canonical, HEAD and the statement headers, over real HTTP on each database. */
 class StatementFormatApiTest extends LrsOnEachDatabase {
