@@ -17,16 +17,17 @@ import picocli.CommandLine;
 /**
  * {@code cairn import} of an NDJSON file into a fresh SQLite database and log, in process (no ingest runs, so the
  * import is the sequencer): generates N statements of about 1 KB each (the codec benchmark's statement with a fresh
- * id, learner and activity per line), imports a smaller file first to warm the JIT, then times the real one.
+ * id, learner and activity per line), imports a smaller file first to warm the JIT, then times the real one. Run
+ * from the repository root, it then also times {@code ./cairn import} of the same file in a new JVM, as an operator
+ * runs it (JVM start-up and JIT warm-up included).
  *
  * <pre>
  * mvn -q -o -DskipTests package -pl bench -am
- * java FLAGS -cp bench/target/benchmarks.jar dev.cairn.bench.ImportBenchmark [N] [DIR]
+ * java FLAGS -XX:+UseParallelGC -cp bench/target/benchmarks.jar dev.cairn.bench.ImportBenchmark [N] [DIR]
  * </pre>
- * where FLAGS are Chronicle's (the {@code chronicle.jvm.args} of the root pom, as the {@code cairn} launcher passes
- * them). N defaults to 1,000,000; without DIR a temporary directory is used and deleted.
- * <pre>
- * </pre>
+ * where FLAGS are Chronicle's (the {@code chronicle.jvm.args} of the root pom) and the collector is the one the
+ * {@code cairn} launcher gives {@code import}. N defaults to 1,000,000; without DIR a temporary directory is used
+ * and deleted.
  */
 public final class ImportBenchmark {
     private ImportBenchmark() {
@@ -41,6 +42,13 @@ public final class ImportBenchmark {
             double rate = run(dir.resolve("measured"), n, "measured");
             System.out.printf("import: %,d statements appended at %,.0f statements/s (target 100,000/s: %s)%n", n, rate,
                     rate >= 100_000 ? "met" : "missed");
+            Path launcher = Path.of("cairn");
+            if (Files.isExecutable(launcher)) {
+                double cold = runLauncher(launcher, dir.resolve("measured").resolve("statements.ndjson"),
+                        dir.resolve("cold"), n);
+                System.out.printf("import, ./cairn import in a new JVM (start-up and JIT included): %,.0f statements/s%n",
+                        cold);
+            }
         } finally {
             if (args.length <= 1) {
                 delete(dir);
@@ -67,6 +75,25 @@ public final class ImportBenchmark {
         System.out.printf("%s: cairn import took %.2f s in all (structure check, credential, parse, sequencer, "
                 + "sync): %,.0f statements/s%n", label, seconds, rate);
         return rate;
+    }
+
+    /**
+     * Times {@code ./cairn import} of {@code file} as an operator runs it: a new JVM with the launcher's flags, into a
+     * fresh LRS in {@code dir}; returns statements per second of its wall time.
+     */
+    private static double runLauncher(Path launcher, Path file, Path dir, int n) throws IOException, InterruptedException {
+        Files.createDirectories(dir.resolve("log"));
+        Database.open("jdbc:sqlite:" + dir.resolve("cairn.db")).close();
+        long start = System.nanoTime();
+        Process p = new ProcessBuilder(launcher.toAbsolutePath().toString(), "import", "--data", dir.toString(), "--admin-credential",
+                "bench:bench-secret", "--batch", "2000", file.toString()).inheritIO().start();
+        int exit = p.waitFor();
+        double seconds = (System.nanoTime() - start) / 1e9;
+        if (exit != 0) {
+            throw new IllegalStateException("./cairn import exited with " + exit);
+        }
+        System.out.printf("cold: ./cairn import took %.2f s in all%n", seconds);
+        return n / seconds;
     }
 
     private static long generate(Path file, int n) throws IOException {

@@ -1,0 +1,92 @@
+package dev.cairn.ops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The structure check of a file before its import, on files large enough to be checked in slices side by side:
+ * the slices must count exactly what one pass counts and report a fault at its true line.
+ */
+class ImportFileTest {
+    /** Lines of about 2 KB, so that {@link #LINES} of them pass the size from which slices are used. */
+    private static final String PAD = "x".repeat(2_000);
+    private static final int LINES = (int) (ImportFile.PARALLEL_CHECK_BYTES / 2_000) + 500;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aLargeNdjsonFileIsCountedExactly() throws Exception {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < LINES; i++) {
+            b.append(object(i)).append('\n');
+        }
+        Path file = write(b);
+        assertTrue(Files.size(file) >= ImportFile.PARALLEL_CHECK_BYTES);
+        assertEquals(LINES, ImportFile.checkNdjsonInParallel(file), "the slices meet and count every line");
+        try (ImportFile f = ImportFile.open(file)) {
+            assertEquals(LINES, f.count());
+            assertEquals(ImportFile.Layout.NDJSON, f.layout());
+        }
+    }
+
+    @Test
+    void statementsSpanningLinesThatStartWithABraceAreCountedExactly() throws Exception {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < LINES; i++) {
+            b.append("{\"n\":").append(i).append(",\"actor\":\n{\"name\":\"").append(PAD).append("\"}\n}\n");
+        }
+        try (ImportFile f = ImportFile.open(write(b))) {
+            assertEquals(LINES, f.count());
+        }
+    }
+
+    @Test
+    void malformedJsonLateInALargeFileIsReportedAtItsLine() throws Exception {
+        StringBuilder b = new StringBuilder();
+        int bad = LINES - 10;
+        for (int i = 0; i < LINES; i++) {
+            b.append(i == bad ? "{\"actor\": {\"mbox\": }}" : object(i)).append('\n');
+        }
+        ImportFileException e = assertThrows(ImportFileException.class, () -> ImportFile.open(write(b)));
+        assertTrue(e.getMessage().contains("line " + (bad + 1) + ", column 20: malformed JSON"), e.getMessage());
+    }
+
+    @Test
+    void aNonObjectLateInALargeFileIsReportedAtItsLine() throws Exception {
+        StringBuilder b = new StringBuilder();
+        int bad = LINES - 3;
+        for (int i = 0; i < LINES; i++) {
+            b.append(i == bad ? "[1, 2]" : object(i)).append('\n');
+        }
+        ImportFileException e = assertThrows(ImportFileException.class, () -> ImportFile.open(write(b)));
+        assertTrue(e.getMessage().contains("line " + (bad + 1) + ", column 1"), e.getMessage());
+        assertTrue(e.getMessage().contains("found an array"), e.getMessage());
+    }
+
+    @Test
+    void aLargeFileCutInTheMiddleOfAStatementIsRefused() throws Exception {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < LINES; i++) {
+            b.append(object(i)).append('\n');
+        }
+        b.setLength(b.length() - 100);
+        ImportFileException e = assertThrows(ImportFileException.class, () -> ImportFile.open(write(b)));
+        assertTrue(e.getMessage().contains("line " + LINES), e.getMessage());
+    }
+
+    private static String object(int i) {
+        return "{\"n\":" + i + ",\"pad\":\"" + PAD + "\"}";
+    }
+
+    private Path write(CharSequence content) throws Exception {
+        return Files.writeString(dir.resolve("statements.ndjson"), content, StandardCharsets.UTF_8);
+    }
+}
