@@ -198,15 +198,15 @@ public final class Sequencer implements EventHandler<RingSlot> {
             newIds.add(id);
         }
         if (out.isEmpty()) {
-            return new WriteOutcome.Accepted(ids, -1);
+            return new WriteOutcome.Accepted(ids, -1, 0);
         }
         long appendStart = System.nanoTime();
-        long index = appender.append(new StatementsStored(out, c.attachments()));
+        long index = appender.append(new StatementsStored(out, c.attachments(), c.defines()));
         appendTimer.record(System.nanoTime() - appendStart, TimeUnit.NANOSECONDS);
         accepted.increment(out.size());
         lastStoredMillis = now;
         overlay.add(index, newIds);
-        return new WriteOutcome.Accepted(ids, index);
+        return new WriteOutcome.Accepted(ids, index, out.size());
     }
 
     /** Decides a document write against its current state: preconditions, the 409 rule, the POST merge. */
@@ -226,7 +226,7 @@ public final class Sequencer implements EventHandler<RingSlot> {
         switch (c.operation()) {
             case DELETE -> {
                 if (current == null) {
-                    return new WriteOutcome.Accepted(List.of(), -1);
+                    return new WriteOutcome.Accepted(List.of(), -1, 0);
                 }
                 return appendDocumentEvent(new DocumentsDeleted(c.key(), false, now), now);
             }
@@ -269,7 +269,7 @@ public final class Sequencer implements EventHandler<RingSlot> {
         appendTimer.record(System.nanoTime() - appendStart, TimeUnit.NANOSECONDS);
         lastStoredMillis = now;
         documents.add(index, event);
-        return new WriteOutcome.Accepted(List.of(), index);
+        return new WriteOutcome.Accepted(List.of(), index, 0);
     }
 
     private static long updatedMillis(Event e) {

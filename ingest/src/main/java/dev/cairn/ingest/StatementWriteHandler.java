@@ -82,7 +82,7 @@ public final class StatementWriteHandler implements HttpHandler {
             return;
         }
         CompletableFuture<WriteOutcome> outcome = new CompletableFuture<>();
-        WriteCommand command = new WriteCommand.Statements(statements, attachments, putId, principal.authority(),
+        WriteCommand command = new WriteCommand.Statements(statements, attachments, putId, principal.authority(), principal.defines(),
                 version, outcome);
         submitter.submit(exchange, command, ack, accepted -> respond(exchange, accepted, putId != null));
     }

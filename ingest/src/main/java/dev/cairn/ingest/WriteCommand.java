@@ -1,6 +1,7 @@
 package dev.cairn.ingest;
 
 import dev.cairn.log.AttachmentContent;
+import dev.cairn.log.StatementsStored;
 import dev.cairn.xapi.DocumentKey;
 import dev.cairn.xapi.ParsedStatement;
 import dev.cairn.xapi.XapiVersion;
@@ -14,11 +15,11 @@ public sealed interface WriteCommand {
 
     /**
      * The statements of a PUT or POST, the attachment contents it sent (each once, matched to the statements'
-     * sha2), the id a PUT names ({@code putId}, null for POST), the authority to stamp and the version the
-     * client spoke.
+     * sha2), the id a PUT names ({@code putId}, null for POST), the authority to stamp, whether its credential may
+     * define activities and agents ({@link StatementsStored#defines()}) and the version the client spoke.
      */
     record Statements(List<ParsedStatement> statements, List<AttachmentContent> attachments, UUID putId,
-                      byte[] authority, XapiVersion version, CompletableFuture<WriteOutcome> outcome)
+                      byte[] authority, boolean defines, XapiVersion version, CompletableFuture<WriteOutcome> outcome)
             implements WriteCommand {
     }
 

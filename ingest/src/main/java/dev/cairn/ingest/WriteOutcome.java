@@ -8,8 +8,9 @@ public sealed interface WriteOutcome {
     /**
      * Done. {@code ids} are the statement ids in request order (empty for documents). {@code logIndex} is the
      * entry that holds the change, or -1 when nothing needed to change (an equivalent statement was stored).
+     * {@code appended} is how many of the statements that entry holds (the others were stored already).
      */
-    record Accepted(List<UUID> ids, long logIndex) implements WriteOutcome {
+    record Accepted(List<UUID> ids, long logIndex, int appended) implements WriteOutcome {
     }
 
     /** Refused and nothing changed: 409 (conflict), 412 (precondition failed) or 400 (cannot merge). */

@@ -1,15 +1,16 @@
 package dev.cairn.log;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import dev.cairn.xapi.DocumentKey;
+import net.openhft.chronicle.bytes.BytesIn;
+import net.openhft.chronicle.bytes.BytesOut;
 
 /**
- * The binary form of an event, one Chronicle document each. All numbers little-endian.
+ * The binary form of an event, one Chronicle document each, written into and read from the document's bytes in
+ * place (no intermediate copy). All numbers little-endian (the order of Chronicle Bytes on every platform it runs on).
  *
  * <pre>
  *  0        1        2                  6
@@ -22,6 +23,9 @@ import dev.cairn.xapi.DocumentKey;
  *  | id msb (int64) | id lsb (int64) | stored ms (int64)| json length (i32)| json bytes |
  *  +----------------+----------------+------------------+------------------+------------+
  * </pre>
+ *
+ * The type byte of statements (1 or 4) has bit {@code 0x40} set when their credential lacked the define scope
+ * ({@link StatementsStored#defines()} false); entries without the bit read as before.
  *
  * Statements that came with attachment contents are type 4: the type 1 layout, then the attachments, each once
  * (strings are an int32 byte length and UTF-8 bytes). A request without attachment contents stays type 1, so
@@ -46,162 +50,121 @@ public final class EventCodec {
     static final byte TYPE_DOCUMENT_WRITTEN = 2;
     static final byte TYPE_DOCUMENTS_DELETED = 3;
     static final byte TYPE_STATEMENTS_WITH_ATTACHMENTS = 4;
+    static final byte FLAG_NO_DEFINE = 0x40;
     private static final int HEADER = 6;
-    private static final int STATEMENT_HEADER = 28;
 
     private EventCodec() {
     }
 
-    public static byte[] encode(Event event) {
+    /** Writes {@code event} at the write position of {@code out} (the bytes of a log entry being written). */
+    public static void encode(Event event, BytesOut<?> out) {
+        out.writeByte(FORMAT_1);
         if (event instanceof StatementsStored stored) {
-            return encodeStatements(stored);
+            encodeStatements(stored, out);
+        } else if (event instanceof DocumentWritten written) {
+            out.writeByte(TYPE_DOCUMENT_WRITTEN);
+            putKey(out, written.key());
+            putString(out, written.contentType());
+            out.writeInt(written.content().length).write(written.content());
+            putString(out, written.etag());
+            out.writeLong(written.updatedMillis());
+        } else {
+            DocumentsDeleted deleted = (DocumentsDeleted) event;
+            out.writeByte(TYPE_DOCUMENTS_DELETED);
+            putKey(out, deleted.key());
+            out.writeByte((byte) (deleted.all() ? 1 : 0)).writeLong(deleted.updatedMillis());
         }
-        if (event instanceof DocumentWritten written) {
-            byte[][] strings = keyStrings(written.key(), written.contentType(), written.etag());
-            ByteBuffer b = header(TYPE_DOCUMENT_WRITTEN, size(strings) + 1 + 4 + written.content().length + 8);
-            putKey(b, written.key(), strings);
-            putString(b, strings[4]);
-            b.putInt(written.content().length).put(written.content());
-            putString(b, strings[5]);
-            b.putLong(written.updatedMillis());
-            return b.array();
-        }
-        DocumentsDeleted deleted = (DocumentsDeleted) event;
-        byte[][] strings = keyStrings(deleted.key());
-        ByteBuffer b = header(TYPE_DOCUMENTS_DELETED, size(strings) + 1 + 1 + 8);
-        putKey(b, deleted.key(), strings);
-        b.put((byte) (deleted.all() ? 1 : 0)).putLong(deleted.updatedMillis());
-        return b.array();
     }
 
-    private static byte[] encodeStatements(StatementsStored stored) {
-        int size = HEADER;
-        for (StoredStatement s : stored.statements()) {
-            size += STATEMENT_HEADER + s.json().length;
-        }
+    private static void encodeStatements(StatementsStored stored, BytesOut<?> out) {
         boolean withAttachments = !stored.attachments().isEmpty();
-        byte[][] strings = new byte[stored.attachments().size() * 2][];
-        if (withAttachments) {
-            size += 4;
-            for (int i = 0; i < stored.attachments().size(); i++) {
-                AttachmentContent a = stored.attachments().get(i);
-                strings[2 * i] = a.sha2().getBytes(StandardCharsets.UTF_8);
-                strings[2 * i + 1] = a.contentType().getBytes(StandardCharsets.UTF_8);
-                size += 4 + strings[2 * i].length + 4 + strings[2 * i + 1].length + 4 + a.content().length;
-            }
-        }
-        ByteBuffer b = ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
-        b.put(FORMAT_1).put(withAttachments ? TYPE_STATEMENTS_WITH_ATTACHMENTS : TYPE_STATEMENTS_STORED)
-                .putInt(stored.statements().size());
+        byte type = withAttachments ? TYPE_STATEMENTS_WITH_ATTACHMENTS : TYPE_STATEMENTS_STORED;
+        out.writeByte((byte) (stored.defines() ? type : type | FLAG_NO_DEFINE)).writeInt(stored.statements().size());
         for (StoredStatement s : stored.statements()) {
-            b.putLong(s.id().getMostSignificantBits()).putLong(s.id().getLeastSignificantBits())
-                    .putLong(s.storedMillis()).putInt(s.json().length).put(s.json());
+            out.writeLong(s.id().getMostSignificantBits()).writeLong(s.id().getLeastSignificantBits())
+                    .writeLong(s.storedMillis()).writeInt(s.json().length).write(s.json());
         }
         if (withAttachments) {
-            b.putInt(stored.attachments().size());
-            for (int i = 0; i < stored.attachments().size(); i++) {
-                byte[] content = stored.attachments().get(i).content();
-                putString(b, strings[2 * i]);
-                putString(b, strings[2 * i + 1]);
-                b.putInt(content.length).put(content);
+            out.writeInt(stored.attachments().size());
+            for (AttachmentContent a : stored.attachments()) {
+                putString(out, a.sha2());
+                putString(out, a.contentType());
+                out.writeInt(a.content().length).write(a.content());
             }
         }
-        return b.array();
     }
 
-    private static ByteBuffer header(byte type, int bodySize) {
-        return ByteBuffer.allocate(2 + bodySize).order(ByteOrder.LITTLE_ENDIAN).put(FORMAT_1).put(type);
+    private static void putKey(BytesOut<?> out, DocumentKey key) {
+        out.writeByte((byte) key.kind().ordinal());
+        putString(out, key.activityId());
+        putString(out, key.agent());
+        putString(out, key.registration());
+        putString(out, key.id());
     }
 
-    private static byte[][] keyStrings(DocumentKey key, String... more) {
-        byte[][] out = new byte[4 + more.length][];
-        out[0] = key.activityId().getBytes(StandardCharsets.UTF_8);
-        out[1] = key.agent().getBytes(StandardCharsets.UTF_8);
-        out[2] = key.registration().getBytes(StandardCharsets.UTF_8);
-        out[3] = key.id().getBytes(StandardCharsets.UTF_8);
-        for (int i = 0; i < more.length; i++) {
-            out[4 + i] = more[i].getBytes(StandardCharsets.UTF_8);
+    private static void putString(BytesOut<?> out, String s) {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        out.writeInt(b.length).write(b);
+    }
+
+    private static String getString(BytesIn<?> in) {
+        return new String(getBytes(in), StandardCharsets.UTF_8);
+    }
+
+    private static byte[] getBytes(BytesIn<?> in) {
+        byte[] b = new byte[in.readInt()];
+        in.read(b);
+        return b;
+    }
+
+    private static DocumentKey getKey(BytesIn<?> in) {
+        DocumentKey.Kind kind = DocumentKey.Kind.values()[in.readByte()];
+        return new DocumentKey(kind, getString(in), getString(in), getString(in), getString(in));
+    }
+
+    /** Decodes the event at the read position of {@code in}; {@code index} only names the entry in an error message. */
+    public static Event decode(BytesIn<?> in, long index) {
+        if (in.readRemaining() < HEADER) {
+            throw new IllegalStateException("log entry at index " + Long.toHexString(index) + " is "
+                    + in.readRemaining() + " bytes, shorter than the event header");
         }
-        return out;
-    }
-
-    private static int size(byte[][] strings) {
-        int n = 0;
-        for (byte[] s : strings) {
-            n += 4 + s.length;
-        }
-        return n;
-    }
-
-    private static void putKey(ByteBuffer b, DocumentKey key, byte[][] strings) {
-        b.put((byte) key.kind().ordinal());
-        for (int i = 0; i < 4; i++) {
-            putString(b, strings[i]);
-        }
-    }
-
-    private static void putString(ByteBuffer b, byte[] s) {
-        b.putInt(s.length).put(s);
-    }
-
-    private static String getString(ByteBuffer b) {
-        byte[] s = new byte[b.getInt()];
-        b.get(s);
-        return new String(s, StandardCharsets.UTF_8);
-    }
-
-    private static DocumentKey getKey(ByteBuffer b) {
-        DocumentKey.Kind kind = DocumentKey.Kind.values()[b.get()];
-        return new DocumentKey(kind, getString(b), getString(b), getString(b), getString(b));
-    }
-
-    /** Decodes one event; {@code index} only names the entry in an error message. */
-    public static Event decode(byte[] data, long index) {
-        ByteBuffer b = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
-        if (data.length < HEADER) {
-            throw new IllegalStateException("log entry at index " + Long.toHexString(index) + " is " + data.length
-                    + " bytes, shorter than the event header");
-        }
-        byte format = b.get();
+        byte format = in.readByte();
         if (format != FORMAT_1) {
             throw new IllegalStateException("log entry at index " + Long.toHexString(index) + " has format " + format
                     + ", which this release of Cairn cannot read (it reads format " + FORMAT_1 + ")");
         }
-        byte type = b.get();
+        byte type = in.readByte();
         if (type == TYPE_DOCUMENT_WRITTEN) {
-            DocumentKey key = getKey(b);
-            String contentType = getString(b);
-            byte[] content = new byte[b.getInt()];
-            b.get(content);
-            return new DocumentWritten(key, contentType, content, getString(b), b.getLong());
+            DocumentKey key = getKey(in);
+            String contentType = getString(in);
+            byte[] content = getBytes(in);
+            return new DocumentWritten(key, contentType, content, getString(in), in.readLong());
         }
         if (type == TYPE_DOCUMENTS_DELETED) {
-            return new DocumentsDeleted(getKey(b), b.get() == 1, b.getLong());
+            return new DocumentsDeleted(getKey(in), in.readByte() == 1, in.readLong());
         }
+        boolean defines = (type & FLAG_NO_DEFINE) == 0;
+        type &= ~FLAG_NO_DEFINE;
         if (type != TYPE_STATEMENTS_STORED && type != TYPE_STATEMENTS_WITH_ATTACHMENTS) {
             throw new IllegalStateException("log entry at index " + Long.toHexString(index) + " has unknown type " + type);
         }
-        int count = b.getInt();
+        int count = in.readInt();
         List<StoredStatement> statements = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            UUID id = new UUID(b.getLong(), b.getLong());
-            long stored = b.getLong();
-            byte[] json = new byte[b.getInt()];
-            b.get(json);
-            statements.add(new StoredStatement(id, stored, json));
+            UUID id = new UUID(in.readLong(), in.readLong());
+            long stored = in.readLong();
+            statements.add(new StoredStatement(id, stored, getBytes(in)));
         }
         if (type == TYPE_STATEMENTS_STORED) {
-            return new StatementsStored(statements);
+            return new StatementsStored(statements, List.of(), defines);
         }
-        int attachmentCount = b.getInt();
+        int attachmentCount = in.readInt();
         List<AttachmentContent> attachments = new ArrayList<>(attachmentCount);
         for (int i = 0; i < attachmentCount; i++) {
-            String sha2 = getString(b);
-            String contentType = getString(b);
-            byte[] content = new byte[b.getInt()];
-            b.get(content);
-            attachments.add(new AttachmentContent(sha2, contentType, content));
+            String sha2 = getString(in);
+            String contentType = getString(in);
+            attachments.add(new AttachmentContent(sha2, contentType, getBytes(in)));
         }
-        return new StatementsStored(statements, attachments);
+        return new StatementsStored(statements, attachments, defines);
     }
 }

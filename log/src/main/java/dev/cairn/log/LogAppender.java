@@ -16,9 +16,13 @@ public final class LogAppender implements AutoCloseable {
 
     /** Appends one event and returns its index. */
     public long append(Event event) {
-        byte[] data = EventCodec.encode(event);
         try (DocumentContext dc = appender.writingDocument()) {
-            dc.wire().bytes().write(data);
+            try {
+                EventCodec.encode(event, dc.wire().bytes());
+            } catch (RuntimeException e) {
+                dc.rollbackOnClose(); // never leave half an event in the log
+                throw e;
+            }
         }
         return appender.lastIndexAppended();
     }

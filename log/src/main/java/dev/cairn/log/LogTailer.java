@@ -1,6 +1,5 @@
 package dev.cairn.log;
 
-import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.wire.DocumentContext;
 
@@ -31,11 +30,8 @@ public final class LogTailer implements AutoCloseable {
             if (!dc.isPresent()) {
                 return null;
             }
-            Bytes<?> bytes = dc.wire().bytes();
-            byte[] data = new byte[(int) bytes.readRemaining()];
-            bytes.read(data);
             long index = dc.index();
-            return new LogEntry(index, EventCodec.decode(data, index));
+            return new LogEntry(index, EventCodec.decode(dc.wire().bytes(), index));
         }
     }
 

@@ -1,7 +1,9 @@
 package dev.cairn.log;
 
+import net.openhft.chronicle.bytes.Bytes;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
@@ -19,11 +21,11 @@ class EventCodecTest {
     void statementsWithAttachmentsRoundTrip() {
         byte[] content = {0, 1, 2, (byte) 0xff};
         StatementsStored in = new StatementsStored(List.of(new StoredStatement(ID, 42, JSON)),
-                List.of(new AttachmentContent("ab12", "application/octet-stream", content)));
-        byte[] encoded = EventCodec.encode(in);
+                List.of(new AttachmentContent("ab12", "application/octet-stream", content)), true);
+        byte[] encoded = encoded(in);
         assertEquals(EventCodec.TYPE_STATEMENTS_WITH_ATTACHMENTS, encoded[1]);
 
-        StatementsStored out = (StatementsStored) EventCodec.decode(encoded, 7);
+        StatementsStored out = (StatementsStored) decoded(encoded, 7);
         assertEquals(1, out.statements().size());
         assertArrayEquals(JSON, out.statements().get(0).json());
         assertEquals(1, out.attachments().size());
@@ -33,15 +35,25 @@ class EventCodecTest {
     }
 
     @Test
+    void statementsFromACredentialWithoutDefineCarryTheFlagInTheirType() {
+        byte[] encoded = encoded(new StatementsStored(List.of(new StoredStatement(ID, 42, JSON)), List.of(), false));
+        assertEquals(EventCodec.TYPE_STATEMENTS_STORED | EventCodec.FLAG_NO_DEFINE, encoded[1]);
+        StatementsStored out = (StatementsStored) decoded(encoded, 3);
+        assertFalse(out.defines());
+        assertArrayEquals(JSON, out.statements().get(0).json());
+        assertTrue(((StatementsStored) decoded(typeOneEntry(), 1)).defines(), "entries without the flag may define");
+    }
+
+    @Test
     void statementsWithoutAttachmentsKeepTheFirstLayout() {
-        byte[] encoded = EventCodec.encode(new StatementsStored(List.of(new StoredStatement(ID, 42, JSON))));
+        byte[] encoded = encoded(new StatementsStored(List.of(new StoredStatement(ID, 42, JSON))));
         assertArrayEquals(typeOneEntry(), encoded);
     }
 
     /** An entry as releases before attachments wrote it, built byte by byte from the documented layout. */
     @Test
     void anEntryOfTheFirstLayoutStillDecodes() {
-        StatementsStored out = (StatementsStored) EventCodec.decode(typeOneEntry(), 1);
+        StatementsStored out = (StatementsStored) decoded(typeOneEntry(), 1);
         assertEquals(ID, out.statements().get(0).id());
         assertEquals(42, out.statements().get(0).storedMillis());
         assertArrayEquals(JSON, out.statements().get(0).json());
@@ -54,5 +66,15 @@ class EventCodecTest {
         b.putLong(ID.getMostSignificantBits()).putLong(ID.getLeastSignificantBits()).putLong(42).putInt(JSON.length)
                 .put(JSON);
         return b.array();
+    }
+
+    static byte[] encoded(Event event) {
+        Bytes<?> out = Bytes.allocateElasticOnHeap();
+        EventCodec.encode(event, out);
+        return out.toByteArray();
+    }
+
+    static Event decoded(byte[] data, long index) {
+        return EventCodec.decode(Bytes.wrapForRead(data), index);
     }
 }

@@ -1,5 +1,6 @@
 package dev.cairn.log;
 
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -85,9 +86,9 @@ class EventLogTest {
 
     @Test
     void anUnknownFormatIsRejectedWithTheIndex() {
-        byte[] data = EventCodec.encode(event(1));
+        byte[] data = EventCodecTest.encoded(event(1));
         data[0] = 9;
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> EventCodec.decode(data, 0x1234));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> EventCodecTest.decoded(data, 0x1234));
         assertTrue(e.getMessage().contains("1234"), e.getMessage());
         assertTrue(e.getMessage().contains("format 9"), e.getMessage());
     }

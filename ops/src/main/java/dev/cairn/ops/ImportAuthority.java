@@ -6,7 +6,7 @@ import dev.cairn.store.Database;
 import java.io.PrintWriter;
 
 /**
- * The authority an in-process import stamps: that of the credential it is given (checked against the store like
+ * The credential whose authority an in-process import stamps: that of the credential it is given (checked against the store like
  * a request's Basic credentials), else of the configured admin credential (created if missing, as serve does),
  * else of a first credential created now when the store has none.
  */
@@ -19,7 +19,7 @@ final class ImportAuthority {
      * @param adminCredential KEY:SECRET of the admin credential from configuration, or null
      * @param out             where a newly created credential is shown
      */
-    static byte[] resolve(Database db, String credential, String adminCredential, PrintWriter out) {
+    static Principal resolve(Database db, String credential, String adminCredential, PrintWriter out) {
         CredentialStore store = new CredentialStore(db);
         String created = AdminCredential.ensure(store, adminCredential); // as serve does on start
         if (created != null) {
@@ -40,6 +40,6 @@ final class ImportAuthority {
             throw new IllegalArgumentException("credential " + key + " may not write statements (its scopes: "
                     + String.join(", ", p.scopes()) + ")");
         }
-        return p.authority();
+        return p;
     }
 }

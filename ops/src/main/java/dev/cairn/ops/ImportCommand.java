@@ -1,5 +1,6 @@
 package dev.cairn.ops;
 
+import dev.cairn.http.Principal;
 import dev.cairn.log.EventLog;
 import dev.cairn.log.WriterLock;
 import dev.cairn.store.Database;
@@ -296,8 +297,8 @@ final class ImportCommand implements Callable<Integer> {
             checkDatabaseExists(s.db());
             log = EventLog.open(s.log());
             db = Database.open(s.db());
-            byte[] authority = ImportAuthority.resolve(db, writeCredential, s.adminCredential(), out);
-            return ImportRingSink.start(lock.get(), log, db, authority, version);
+            Principal writer = ImportAuthority.resolve(db, writeCredential, s.adminCredential(), out);
+            return ImportRingSink.start(lock.get(), log, db, writer, version);
         } catch (RuntimeException e) {
             if (db != null) {
                 db.close();

@@ -1,22 +1,18 @@
 package dev.cairn.ops;
 
+import dev.cairn.http.Principal;
 import dev.cairn.ingest.IngestRing;
 import dev.cairn.ingest.Sequencer;
 import dev.cairn.ingest.WriteCommand;
 import dev.cairn.ingest.WriteOutcome;
 import dev.cairn.log.EventLog;
-import dev.cairn.log.LogEntry;
-import dev.cairn.log.LogTailer;
-import dev.cairn.log.StatementsStored;
 import dev.cairn.log.WriterLock;
 import dev.cairn.store.Database;
 import dev.cairn.store.KnownState;
 import dev.cairn.xapi.ParsedStatement;
 import dev.cairn.xapi.XapiVersion;
 import java.time.Clock;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -35,35 +31,32 @@ final class ImportRingSink implements ImportSink {
     private final EventLog log;
     private final Database db;
     private final IngestRing ring;
-    private final byte[] authority;
+    private final Principal writer;
     private final XapiVersion version;
-    /** Reads back the entries this import appended, to count their statements (the outcome gives only ids). */
-    private final LogTailer tailer;
-    private final Map<Long, Integer> appendedCounts = new HashMap<>();
 
-    private ImportRingSink(WriterLock lock, EventLog log, Database db, byte[] authority, XapiVersion version) {
+    private ImportRingSink(WriterLock lock, EventLog log, Database db, Principal writer, XapiVersion version) {
         this.lock = lock;
         this.log = log;
         this.db = db;
-        this.authority = authority;
+        this.writer = writer;
         this.version = version;
-        this.tailer = log.tailer(log.lastIndex());
         this.ring = new IngestRing(new Sequencer(log, new KnownState(db), Clock.systemUTC(), () -> { }), RING_SIZE);
     }
 
     /**
      * Runs the sequencer on the log and database given, which it closes, with the lock, when it is closed.
      *
-     * @param authority the authority JSON stamped on every statement
+     * @param writer the credential whose authority every statement carries (and whose define scope it uses)
      */
-    static ImportRingSink start(WriterLock lock, EventLog log, Database db, byte[] authority, XapiVersion version) {
-        return new ImportRingSink(lock, log, db, authority, version);
+    static ImportRingSink start(WriterLock lock, EventLog log, Database db, Principal writer, XapiVersion version) {
+        return new ImportRingSink(lock, log, db, writer, version);
     }
 
     @Override
     public Pending submit(List<ParsedStatement> statements) {
         CompletableFuture<WriteOutcome> outcome = new CompletableFuture<>();
-        WriteCommand command = new WriteCommand.Statements(statements, List.of(), null, authority, version, outcome);
+        WriteCommand command = new WriteCommand.Statements(statements, List.of(), null, writer.authority(), writer.defines(),
+                version, outcome);
         while (!ring.tryPublish(command)) {
             Thread.onSpinWait(); // the pipeline bounds what is in flight, so the ring frees up within a batch
         }
@@ -84,28 +77,8 @@ final class ImportRingSink implements ImportSink {
             throw new ImportFailedException("the sequencer refused a batch (" + r.status() + " " + r.code() + " at "
                     + r.where() + "): " + r.message());
         }
-        long index = ((WriteOutcome.Accepted) o).logIndex();
-        int added = index < 0 ? 0 : appended(index);
+        int added = ((WriteOutcome.Accepted) o).appended();
         return new Outcome.Stored(added, size - added);
-    }
-
-    /** How many statements the entry at {@code index} holds: read back from the log, which only this import appends. */
-    private int appended(long index) {
-        Integer known = appendedCounts.remove(index);
-        while (known == null) {
-            LogEntry e = tailer.next();
-            if (e == null) {
-                throw new ImportFailedException("log entry " + Long.toHexString(index) + " was acknowledged but cannot "
-                        + "be read back from " + log.dir());
-            }
-            int n = e.event() instanceof StatementsStored s ? s.statements().size() : 0;
-            if (e.index() == index) {
-                known = n;
-            } else {
-                appendedCounts.put(e.index(), n);
-            }
-        }
-        return known;
     }
 
     @Override
@@ -123,7 +96,6 @@ final class ImportRingSink implements ImportSink {
         try {
             ring.close();
         } finally {
-            tailer.close();
             db.close();
             log.close();
             lock.close();

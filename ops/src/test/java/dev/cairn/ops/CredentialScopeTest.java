@@ -161,6 +161,28 @@ class CredentialScopeTest {
         assertEquals(2, TestLrs.json(lrs.get("/xapi/statements")).get("statements").size());
     }
 
+    /** xAPI 1.0.3 Communication 4.2: without "define", the LRS keeps the ids and does not update its activities or agents. */
+    @Test
+    void withoutTheDefineScopeStatementsLeaveDefinitionsAndNamesAlone() throws Exception {
+        String writer = credentials("create", "--scope", "statements/write");
+        String definer = credentials("create", "--scope", "statements/write,define");
+        assertEquals(200, status(writer, "POST", "/xapi/statements",
+                Statements.statement("w@example.com", Statements.COMPLETED, "http://example.com/by-writer")));
+        assertEquals(200, status(definer, "POST", "/xapi/statements",
+                Statements.statement("d@example.com", Statements.COMPLETED, "http://example.com/by-definer")));
+
+        String byWriter = lrs.get("/xapi/activities?activityId=http://example.com/by-writer").body();
+        String byDefiner = lrs.get("/xapi/activities?activityId=http://example.com/by-definer").body();
+        assertTrue(!byWriter.contains("An activity"), byWriter);
+        assertTrue(byDefiner.contains("An activity"), byDefiner);
+        String writerAgent = lrs.get("/xapi/agents?agent=" + java.net.URLEncoder.encode(
+                "{\"mbox\":\"mailto:w@example.com\"}", StandardCharsets.UTF_8)).body();
+        String definerAgent = lrs.get("/xapi/agents?agent=" + java.net.URLEncoder.encode(
+                "{\"mbox\":\"mailto:d@example.com\"}", StandardCharsets.UTF_8)).body();
+        assertTrue(!writerAgent.contains("Learner"), writerAgent);
+        assertTrue(definerAgent.contains("Learner"), definerAgent);
+    }
+
     @Test
     void anUnknownScopeIsRefusedByTheCommand() {
         assertEquals(2, Main.run("credentials", "create", "--scope", "everything", "--data", data.toString(),

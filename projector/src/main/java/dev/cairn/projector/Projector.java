@@ -95,8 +95,10 @@ public final class Projector implements AutoCloseable {
             Statement statement = StatementParser.parseOne(s.json(), XapiVersion.V2_0_0).statement();
             writer.add(new ProjectedStatement(s.id(), s.storedMillis(), s.json(), IdsWriter.write(s.json(), statement),
                     FilterKeys.of(statement), statement.isVoiding()));
-            ActivityDefinitions.merge(s.json(), writer);
-            AgentNames.record(statement, writer);
+            if (event.defines()) { // without the define scope, only the ids of activities and agents are kept
+                ActivityDefinitions.merge(s.json(), writer);
+                AgentNames.record(statement, writer);
+            }
         }
         for (AttachmentContent a : event.attachments()) {
             writer.putAttachment(a.sha2(), a.contentType(), a.content());
