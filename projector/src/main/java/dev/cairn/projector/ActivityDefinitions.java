@@ -7,62 +7,84 @@ import dev.cairn.store.ProjectionWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 
 /**
  * Keeps the canonical definition of every activity (for /activities and format=canonical): each statement that
  * defines an activity merges its definition into the stored one. Language maps and extensions merge key by key,
- * every other property takes the newest value.
+ * every other property takes the newest value. Finding a statement's definitions ({@link #of}) needs no database
+ * and runs ahead of the writer; merging them ({@link #merge}) reads and writes the stored ones.
  */
 final class ActivityDefinitions {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final byte[] DEFINITION = "\"definition\"".getBytes(StandardCharsets.US_ASCII);
 
+    /** The definition one statement gives an activity. */
+    record Defined(String activityId, ObjectNode definition) {
+    }
+
     private ActivityDefinitions() {
     }
 
-    static void merge(byte[] statementJson, ProjectionWriter writer) {
+    /** The activity definitions a stored statement carries, in statement order. */
+    static List<Defined> of(byte[] statementJson) {
         if (!contains(statementJson, DEFINITION)) {
-            return; // most statements define nothing: skip the tree parse
+            return List.of(); // most statements define nothing: skip the tree parse
         }
         try {
-            JsonNode statement = JSON.readTree(statementJson);
-            statementActivities(statement, writer);
+            List<Defined> out = new ArrayList<>(2);
+            statementActivities(JSON.readTree(statementJson), out);
+            return out;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read activity definitions of a stored statement", e);
         }
     }
 
-    private static void statementActivities(JsonNode statement, ProjectionWriter writer) throws IOException {
+    private static void statementActivities(JsonNode statement, List<Defined> out) {
         JsonNode object = statement.path("object");
         String type = object.path("objectType").asText("Activity");
         if (type.equals("Activity")) {
-            activity(object, writer);
+            activity(object, out);
         } else if (type.equals("SubStatement")) {
-            statementActivities(object, writer);
+            statementActivities(object, out);
         }
         JsonNode contextActivities = statement.path("context").path("contextActivities");
         for (JsonNode list : contextActivities) {
             if (list.isArray()) {
                 for (JsonNode a : list) {
-                    activity(a, writer);
+                    activity(a, out);
                 }
             } else {
-                activity(list, writer);
+                activity(list, out);
             }
         }
     }
 
-    private static void activity(JsonNode activity, ProjectionWriter writer) throws IOException {
-        JsonNode definition = activity.get("definition");
-        if (definition == null || !definition.isObject()) {
-            return;
+    private static void activity(JsonNode activity, List<Defined> out) {
+        if (activity.get("definition") instanceof ObjectNode definition) {
+            out.add(new Defined(activity.path("id").asText(), definition));
         }
-        String id = activity.path("id").asText();
-        byte[] existing = writer.activityDefinition(id);
+    }
+
+    /** Merges each definition into the activity's stored one, in order. */
+    static void merge(List<Defined> defined, ProjectionWriter writer) {
+        try {
+            for (Defined d : defined) {
+                merge(d, writer);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot merge a stored activity definition", e);
+        }
+    }
+
+    private static void merge(Defined d, ProjectionWriter writer) throws IOException {
+        byte[] existing = writer.activityDefinition(d.activityId());
         ObjectNode merged = existing == null ? JSON.createObjectNode() : (ObjectNode) JSON.readTree(existing);
-        Iterator<Map.Entry<String, JsonNode>> fields = definition.fields();
+        Iterator<Map.Entry<String, JsonNode>> fields = d.definition().fields();
         while (fields.hasNext()) {
             Map.Entry<String, JsonNode> f = fields.next();
             JsonNode old = merged.get(f.getKey());
@@ -75,8 +97,8 @@ final class ActivityDefinitions {
             }
         }
         byte[] updated = JSON.writeValueAsBytes(merged);
-        if (existing == null || !java.util.Arrays.equals(existing, updated)) {
-            writer.putActivityDefinition(id, updated);
+        if (existing == null || !Arrays.equals(existing, updated)) {
+            writer.putActivityDefinition(d.activityId(), updated);
         }
     }
 

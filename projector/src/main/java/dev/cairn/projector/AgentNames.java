@@ -9,55 +9,74 @@ import dev.cairn.xapi.ContextGroup;
 import dev.cairn.xapi.Group;
 import dev.cairn.xapi.Statement;
 import dev.cairn.xapi.SubStatement;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Remembers the names statements give each agent and group IFI, for the Person objects of /agents. */
 final class AgentNames {
+    /** A name a statement gives the agent or group with this IFI key. */
+    record Named(String ifiKey, String name) {
+    }
+
     private AgentNames() {
     }
 
-    static void record(Statement s, ProjectionWriter writer) {
-        actor(s.actor(), writer);
-        if (s.object() instanceof Actor a) {
-            actor(a, writer);
-        } else if (s.object() instanceof SubStatement sub) {
-            actor(sub.actor(), writer);
-            if (sub.object() instanceof Actor a) {
-                actor(a, writer);
-            }
-            context(sub.context(), writer);
-        }
-        context(s.context(), writer);
+    /** Every (IFI, name) pair a statement holds, in statement order. */
+    static List<Named> of(Statement s) {
+        List<Named> out = new ArrayList<>(2);
+        record(s, out);
+        return out;
     }
 
-    private static void context(Context c, ProjectionWriter writer) {
+    static void record(List<Named> names, ProjectionWriter writer) {
+        for (Named n : names) {
+            writer.addAgentName(n.ifiKey(), n.name());
+        }
+    }
+
+    private static void record(Statement s, List<Named> out) {
+        actor(s.actor(), out);
+        if (s.object() instanceof Actor a) {
+            actor(a, out);
+        } else if (s.object() instanceof SubStatement sub) {
+            actor(sub.actor(), out);
+            if (sub.object() instanceof Actor a) {
+                actor(a, out);
+            }
+            context(sub.context(), out);
+        }
+        context(s.context(), out);
+    }
+
+    private static void context(Context c, List<Named> out) {
         if (c == null) {
             return;
         }
         if (c.instructor() != null) {
-            actor(c.instructor(), writer);
+            actor(c.instructor(), out);
         }
         if (c.team() != null) {
-            actor(c.team(), writer);
+            actor(c.team(), out);
         }
         if (c.contextAgents() != null) {
             for (ContextAgent ca : c.contextAgents()) {
-                actor(ca.agent(), writer);
+                actor(ca.agent(), out);
             }
         }
         if (c.contextGroups() != null) {
             for (ContextGroup cg : c.contextGroups()) {
-                actor(cg.group(), writer);
+                actor(cg.group(), out);
             }
         }
     }
 
-    private static void actor(Actor a, ProjectionWriter writer) {
+    private static void actor(Actor a, List<Named> out) {
         if (a.ifi() != null && a.name() != null) {
-            writer.addAgentName(a.ifi().key(), a.name());
+            out.add(new Named(a.ifi().key(), a.name()));
         }
         if (a instanceof Group g) {
             for (Agent member : g.members()) {
-                actor(member, writer);
+                actor(member, out);
             }
         }
     }

@@ -7,38 +7,69 @@ import dev.cairn.log.EventLog;
 import dev.cairn.log.LogEntry;
 import dev.cairn.log.LogTailer;
 import dev.cairn.log.StatementsStored;
-import dev.cairn.log.StoredStatement;
 import dev.cairn.store.Database;
-import dev.cairn.store.ProjectedStatement;
 import dev.cairn.store.ProjectionWriter;
 import dev.cairn.store.StoredDocument;
 import dev.cairn.store.Watermark;
 import dev.cairn.store.WatermarkTracker;
-import dev.cairn.xapi.FilterKeys;
-import dev.cairn.xapi.IdsWriter;
-import dev.cairn.xapi.Statement;
-import dev.cairn.xapi.StatementParser;
-import dev.cairn.xapi.XapiVersion;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
- * Applies the log to the store. Each call of {@link #doWork()} reads what the log has after the watermark (up to
+ * Applies the log to the store. Each call of {@link #doWork()} takes what the log has after the watermark (up to
  * a batch), adds it in one transaction and commits it with the new watermark, so a killed projector resumes where
  * its last committed transaction ended and never applies an entry twice.
+ *
+ * <p>Reading and preparing entries ({@link PreparedEntry}: parsing, the ids form, filter keys) needs no database,
+ * so a second thread does it a few small chunks ahead of this one, which writes: the two halves of the work
+ * overlap on two cores, and little prepared data is alive at once. What was read ahead is dropped, and read again,
+ * whenever a transaction is not committed.
  *
  * <p>Not thread-safe: one thread drives it (see {@link ProjectorRunner}).
  */
 public final class Projector implements AutoCloseable {
+    /** {@link #reopenAt} when the reader just goes on where its last read ended. */
+    private static final long CONTINUE = Long.MIN_VALUE;
+    /** Statements per chunk read ahead (whole entries, so an entry of more statements is one chunk). */
+    private static final int CHUNK_STATEMENTS = 256;
+    /** Chunks read ahead of the writer. */
+    private static final int CHUNKS_AHEAD = 2;
+
     private final EventLog log;
     private final ProjectionWriter writer;
     private final WatermarkTracker tracker;
     private final int maxStatementsPerBatch;
+    /** Reads and prepares chunks, in log order; the only thread that touches {@link #tailer}. */
+    private final ExecutorService reader;
     private LogTailer tailer;
+    /** The log index after which the next read starts over, or {@link #CONTINUE}. */
+    private long reopenAt;
+    /** Chunks being read ahead, oldest first. */
+    private final ArrayDeque<Future<Chunk>> ahead = new ArrayDeque<>();
+
+    /**
+     * Prepared entries that follow the previous chunk's in the log. An empty chunk means the log had nothing more
+     * when its read began ({@code lookedAtMillis}, and {@code readNanos} to order it against a call).
+     */
+    private record Chunk(long lookedAtMillis, long readNanos, List<PreparedEntry> entries) {
+    }
 
     public Projector(EventLog log, Database db, WatermarkTracker tracker, int maxStatementsPerBatch) {
         this.log = log;
         this.writer = new ProjectionWriter(db);
         this.tracker = tracker;
         this.maxStatementsPerBatch = maxStatementsPerBatch;
+        this.reopenAt = writer.watermark().logIndex();
+        this.reader = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "cairn-projector-read");
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     public Watermark watermark() {
@@ -51,68 +82,126 @@ public final class Projector implements AutoCloseable {
      * @return the number of log entries applied; 0 when the log had nothing new
      */
     public int doWork() {
-        if (tailer == null) {
-            tailer = log.tailer(writer.watermark().logIndex());
-        }
-        long lookedAt = tracker.clock().millis();
+        long started = System.nanoTime();
         int entries = 0;
         int statements = 0;
         long lastIndex = -1;
         try {
-            LogEntry e;
-            while (statements < maxStatementsPerBatch && (e = tailer.next()) != null) {
-                statements += apply(e);
-                lastIndex = e.index();
-                entries++;
+            while (statements < maxStatementsPerBatch) {
+                while (ahead.size() < CHUNKS_AHEAD) {
+                    ahead.add(readAhead());
+                }
+                Chunk chunk = await(ahead.poll());
+                if (chunk.entries().isEmpty()) {
+                    if (chunk.readNanos() - started < 0) {
+                        continue; // read before this call began, so the log may have more now: look again
+                    }
+                    if (entries == 0) {
+                        tracker.drained(chunk.lookedAtMillis());
+                    }
+                    break;
+                }
+                for (PreparedEntry e : chunk.entries()) {
+                    apply(e);
+                    statements += e.size();
+                    lastIndex = e.entry().index();
+                }
+                entries += chunk.entries().size();
+            }
+            if (entries > 0) {
+                tracker.advanced(writer.commit(lastIndex));
             }
         } catch (RuntimeException ex) {
             writer.rollback();
-            closeTailer();
+            discardReadAhead();
             throw ex;
         }
-        if (entries == 0) {
-            tracker.drained(lookedAt);
-            return 0;
-        }
-        tracker.advanced(writer.commit(lastIndex));
         return entries;
     }
 
-    /** Applies one log entry; returns the number of statements (or documents) it changed. */
-    private int apply(LogEntry entry) {
-        if (entry.event() instanceof DocumentWritten d) {
-            writer.putDocument(d.key(), new StoredDocument(d.contentType(), d.content(), d.etag(), d.updatedMillis()));
-            return 1;
+    private Future<Chunk> readAhead() {
+        long from = reopenAt;
+        reopenAt = CONTINUE;
+        return reader.submit(() -> read(from));
+    }
+
+    /** Runs on the reader thread. */
+    private Chunk read(long reopenFrom) {
+        if (reopenFrom != CONTINUE) {
+            closeTailer();
+            tailer = log.tailer(reopenFrom);
         }
-        if (entry.event() instanceof DocumentsDeleted d) {
-            writer.deleteDocuments(d.key(), d.all());
-            return 1;
+        long readNanos = System.nanoTime();
+        long lookedAt = tracker.clock().millis();
+        List<PreparedEntry> entries = new ArrayList<>();
+        int statements = 0;
+        LogEntry e;
+        while (statements < CHUNK_STATEMENTS && (e = tailer.next()) != null) {
+            PreparedEntry p = PreparedEntry.of(e);
+            entries.add(p);
+            statements += p.size();
         }
-        StatementsStored event = (StatementsStored) entry.event();
-        for (StoredStatement s : event.statements()) {
-            // The log holds only statements the sequencer accepted, so this parse cannot fail on valid logs;
-            // 2.0.0 is the superset of what either version accepts.
-            Statement statement = StatementParser.parseOne(s.json(), XapiVersion.V2_0_0).statement();
-            writer.add(new ProjectedStatement(s.id(), s.storedMillis(), s.json(), IdsWriter.write(s.json(), statement),
-                    FilterKeys.of(statement), statement.isVoiding()));
-            if (event.defines()) { // without the define scope, only the ids of activities and agents are kept
-                ActivityDefinitions.merge(s.json(), writer);
-                AgentNames.record(statement, writer);
+        return new Chunk(lookedAt, readNanos, entries);
+    }
+
+    private Chunk await(Future<Chunk> chunk) {
+        try {
+            return chunk.get();
+        } catch (ExecutionException e) {
+            reopenAt = writer.watermark().logIndex(); // the reader stopped part-way: start over at the watermark
+            throw e.getCause() instanceof RuntimeException r ? r
+                    : new IllegalStateException("reading the log failed: " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            reopenAt = writer.watermark().logIndex();
+            throw new IllegalStateException("interrupted while reading the log", e);
+        }
+    }
+
+    /** Forgets what was read ahead (it follows entries that were not committed): the next read starts over. */
+    private void discardReadAhead() {
+        for (Future<Chunk> chunk : ahead) {
+            try {
+                chunk.get();
+            } catch (ExecutionException e) {
+                // read again from the watermark below, where the failure shows again if it is lasting
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
-        for (AttachmentContent a : event.attachments()) {
+        ahead.clear();
+        reopenAt = writer.watermark().logIndex();
+    }
+
+    /** Writes one prepared log entry into the open transaction. */
+    private void apply(PreparedEntry prepared) {
+        if (prepared.entry().event() instanceof DocumentWritten d) {
+            writer.putDocument(d.key(), new StoredDocument(d.contentType(), d.content(), d.etag(), d.updatedMillis()));
+            return;
+        }
+        if (prepared.entry().event() instanceof DocumentsDeleted d) {
+            writer.deleteDocuments(d.key(), d.all());
+            return;
+        }
+        for (PreparedEntry.Prepared p : prepared.statements()) {
+            writer.add(p.projected());
+            ActivityDefinitions.merge(p.definitions(), writer);
+            AgentNames.record(p.names(), writer);
+        }
+        for (AttachmentContent a : ((StatementsStored) prepared.entry().event()).attachments()) {
             writer.putAttachment(a.sha2(), a.contentType(), a.content());
         }
-        return event.statements().size();
     }
 
     /** Empties every projected table, so that the next {@link #doWork()} calls rebuild them from the log's start. */
     public void dropProjection(Database db) {
-        closeTailer();
+        discardReadAhead();
         writer.dropProjection(db);
+        reopenAt = writer.watermark().logIndex();
         tracker.advanced(writer.watermark());
     }
 
+    /** Runs on the reader thread. */
     private void closeTailer() {
         if (tailer != null) {
             tailer.close();
@@ -122,7 +211,16 @@ public final class Projector implements AutoCloseable {
 
     @Override
     public void close() {
-        closeTailer();
-        writer.close();
+        discardReadAhead();
+        try {
+            reader.submit(this::closeTailer).get();
+        } catch (ExecutionException e) {
+            // closing anyway: the tailer goes with the log
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            reader.shutdown();
+            writer.close();
+        }
     }
 }

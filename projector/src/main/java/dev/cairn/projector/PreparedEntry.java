@@ -1,0 +1,55 @@
+package dev.cairn.projector;
+
+import dev.cairn.log.LogEntry;
+import dev.cairn.log.StatementsStored;
+import dev.cairn.log.StoredStatement;
+import dev.cairn.store.ProjectedStatement;
+import dev.cairn.xapi.FilterKeys;
+import dev.cairn.xapi.IdsWriter;
+import dev.cairn.xapi.Statement;
+import dev.cairn.xapi.StatementParser;
+import dev.cairn.xapi.XapiVersion;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A log entry with the projector's CPU work done, none of which needs the database: each statement parsed, its
+ * {@code format=ids} form and filter keys computed, the activity definitions and agent names it carries picked
+ * out. The projector prepares the next batch this way while it writes the current one.
+ *
+ * @param statements one per statement of a {@link StatementsStored} entry, in order; empty for document events
+ */
+record PreparedEntry(LogEntry entry, List<Prepared> statements) {
+
+    /**
+     * One statement ready to write.
+     *
+     * @param definitions and {@code names} are empty when its credential lacked the define scope
+     */
+    record Prepared(ProjectedStatement projected, List<ActivityDefinitions.Defined> definitions,
+                    List<AgentNames.Named> names) {
+    }
+
+    static PreparedEntry of(LogEntry entry) {
+        if (!(entry.event() instanceof StatementsStored event)) {
+            return new PreparedEntry(entry, List.of());
+        }
+        List<Prepared> out = new ArrayList<>(event.statements().size());
+        for (StoredStatement s : event.statements()) {
+            // The log holds only statements the sequencer accepted, so this parse cannot fail on valid logs;
+            // 2.0.0 is the superset of what either version accepts.
+            Statement statement = StatementParser.parseOne(s.json(), XapiVersion.V2_0_0).statement();
+            ProjectedStatement p = new ProjectedStatement(s.id(), s.storedMillis(), s.json(),
+                    IdsWriter.write(s.json(), statement), FilterKeys.of(statement), statement.isVoiding());
+            // Without the define scope only the ids of activities and agents are kept (Communication 4.2).
+            out.add(event.defines() ? new Prepared(p, ActivityDefinitions.of(s.json()), AgentNames.of(statement))
+                    : new Prepared(p, List.of(), List.of()));
+        }
+        return new PreparedEntry(entry, out);
+    }
+
+    /** How many statements (or documents) this entry changes. */
+    int size() {
+        return entry.event() instanceof StatementsStored s ? s.statements().size() : 1;
+    }
+}
