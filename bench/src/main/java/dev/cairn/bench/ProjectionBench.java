@@ -116,6 +116,7 @@ public final class ProjectionBench {
         }
         System.out.println("| dialect | projector batch | statements | seconds | statements/s |");
         System.out.println("|---|---:|---:|---:|---:|");
+        List<String> cpuNotes = new ArrayList<>();
         List<String> sorted = new ArrayList<>(batches);
         sorted.sort(Comparator.comparingInt(Integer::parseInt));
         for (int i = 0; i < sorted.size(); i++) {
@@ -126,6 +127,7 @@ public final class ProjectionBench {
             try (Database db = Database.open(url)) {
                 WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
                 try (Projector projector = new Projector(log, db, tracker, batch)) {
+                    ThreadCpu cpu = ThreadCpu.start();
                     long t0 = System.nanoTime();
                     while (projector.doWork() > 0) {
                         Thread.onSpinWait();
@@ -134,7 +136,10 @@ public final class ProjectionBench {
                     long statements = projector.watermark().seq();
                     System.out.printf("| %s | %,d | %,d | %.1f | **%,.0f** |%n", dialect, batch, statements, s,
                             statements / s);
+                    cpuNotes.add(dialect + " batch " + batch + ": " + cpu.perUnit(statements, 1000));
                     if (last) {
+                        System.out.println();
+                        cpuNotes.forEach(System.out::println);
                         System.out.println();
                         rebuild(projector, db, dialect, batch);
                         QueryPlans.show(db, n);
@@ -150,6 +155,7 @@ public final class ProjectionBench {
     }
 
     private static void rebuild(Projector projector, Database db, String dialect, int batch) {
+        ThreadCpu cpu = ThreadCpu.start();
         long t0 = System.nanoTime();
         long entries = ProjectorRunner.rebuild(projector, db, new ReplayProgress() {
             @Override
@@ -166,6 +172,8 @@ public final class ProjectionBench {
         System.out.println("|---|---:|---:|---:|---:|---:|");
         System.out.printf("| %s | %,d | %,d | %,d | %.1f | **%,.0f** |%n%n", dialect, batch, entries, statements, s,
                 statements / s);
+        System.out.println("rebuild: " + cpu.perUnit(statements, 1000));
+        System.out.println();
     }
 
     /**

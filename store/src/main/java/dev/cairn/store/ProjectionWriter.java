@@ -34,6 +34,8 @@ public final class ProjectionWriter implements AutoCloseable {
             insertKey, maxKeyId, referencedIds, insertMatch, deleteMatch, insertRef, advance, readWatermark, putDocument, deleteDocument,
             deleteDocuments, activityDefinition, putActivityDefinition, addAgentName, putAttachment;
     private final Map<FilterKey, Long> keyIds = new HashMap<>();
+    /** SQLite only: checkpoints the write-ahead log off this writer's thread; null on PostgreSQL. */
+    private final WalCheckpointer checkpointer;
     /** Hashes of every id a stored StatementRef points at; null until first needed. */
     private Set<Long> referencedTargets;
     // Most statements repeat the activities and names of earlier ones: remembering what the database holds saves
@@ -52,6 +54,7 @@ public final class ProjectionWriter implements AutoCloseable {
     public ProjectionWriter(Database db) {
         try {
             c = db.newWriter();
+            checkpointer = db.dialect() == Dialect.SQLITE ? WalCheckpointer.start(db, c) : null;
             c.setAutoCommit(false);
             insertStatement = c.prepareStatement(db.sql("insert_statement"));
             selectKeys = c.prepareStatement(db.sql("statement_keys"));
@@ -474,6 +477,9 @@ public final class ProjectionWriter implements AutoCloseable {
             c.commit();
             inTransaction = false;
             committed = new Watermark(logIndex, storedMillis, seq);
+            if (checkpointer != null) {
+                checkpointer.request();
+            }
             return committed;
         } catch (SQLException e) {
             rollback();
@@ -525,6 +531,9 @@ public final class ProjectionWriter implements AutoCloseable {
 
     @Override
     public void close() {
+        if (checkpointer != null) {
+            checkpointer.close();
+        }
         try {
             c.rollback();
             c.close();
