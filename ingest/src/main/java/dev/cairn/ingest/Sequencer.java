@@ -13,6 +13,7 @@ import dev.cairn.log.StatementsStored;
 import dev.cairn.log.StoredStatement;
 import dev.cairn.store.KnownState;
 import dev.cairn.store.StoredDocument;
+import dev.cairn.store.Watermark;
 import dev.cairn.xapi.DocumentKey;
 import dev.cairn.xapi.Equivalence;
 import dev.cairn.xapi.ExactWriter;
@@ -45,6 +46,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class Sequencer implements EventHandler<RingSlot> {
     private static final Logger LOG = LoggerFactory.getLogger(Sequencer.class);
+    /** Overlay size from which a batch that needs no lookup still reads the watermark, to let the overlay shrink. */
+    private static final int PRUNE_AFTER_IDS = 100_000;
+    private static final KnownState.Snapshot NOTHING_TO_LOOK_UP = new KnownState.Snapshot(Watermark.EMPTY, Map.of(), Map.of());
 
     private final EventLog log;
     private final KnownState known;
@@ -142,9 +146,14 @@ public final class Sequencer implements EventHandler<RingSlot> {
                     keys.add(d.key());
                 }
             }
-            KnownState.Snapshot snapshot = known.find(ids, keys);
-            overlay.prune(snapshot.watermark().logIndex());
-            documents.prune(snapshot.watermark().logIndex());
+            KnownState.Snapshot snapshot;
+            if (ids.isEmpty() && keys.isEmpty() && overlay.size() < PRUNE_AFTER_IDS) {
+                snapshot = NOTHING_TO_LOOK_UP; // statements without ids: only the overlay needs the store, to shrink
+            } else {
+                snapshot = known.find(ids, keys);
+                overlay.prune(snapshot.watermark().logIndex());
+                documents.prune(snapshot.watermark().logIndex());
+            }
             boolean appended = false;
             for (WriteCommand c : batch) {
                 WriteOutcome o = c instanceof WriteCommand.Statements s ? decide(s, snapshot.stored())
