@@ -46,6 +46,12 @@ public final class ProjectionWriter implements AutoCloseable {
     private boolean inTransaction;
     private int pendingMatches;
     private int pendingRows;
+    /**
+     * Ids of the statements, and targets of the StatementRefs, among the pending rows: a lookup of anything else
+     * finds all it needs in the database, so only a lookup of these flushes the rows first.
+     */
+    private final Set<String> pendingIds = new HashSet<>();
+    private final Set<String> pendingRefTargets = new HashSet<>();
     /** The last filter key id assigned; read when each transaction opens. */
     private long lastKeyId;
     private long seq;
@@ -130,6 +136,7 @@ public final class ProjectionWriter implements AutoCloseable {
             insertStatement.setBytes(8, s.ids());
             insertStatement.addBatch();
             pendingRows++;
+            pendingIds.add(id);
             if (!voided) {
                 insertMatches(keys, mySeq);
             }
@@ -139,6 +146,7 @@ public final class ProjectionWriter implements AutoCloseable {
                 insertRef.setInt(3, s.voiding() ? 1 : 0);
                 insertRef.addBatch();
                 pendingRows++;
+                pendingRefTargets.add(target.toString());
                 referencedTargets.add(targetHash(target));
                 if (s.voiding() && targetKeys != null && !targetKeys.voided() && !targetKeys.voiding()) {
                     voidStatement(targetKeys);
@@ -317,7 +325,9 @@ public final class ProjectionWriter implements AutoCloseable {
     }
 
     private List<StoredKeys> referrers(String id) throws SQLException {
-        flushRows();
+        if (pendingRefTargets.contains(id)) {
+            flushRows();
+        }
         selectReferrers.setString(1, id);
         List<StoredKeys> out = new ArrayList<>(0);
         try (ResultSet rs = selectReferrers.executeQuery()) {
@@ -330,7 +340,9 @@ public final class ProjectionWriter implements AutoCloseable {
     }
 
     private StoredKeys storedKeys(String id) throws SQLException {
-        flushRows();
+        if (pendingIds.contains(id)) {
+            flushRows();
+        }
         selectKeys.setString(1, id);
         try (ResultSet rs = selectKeys.executeQuery()) {
             if (!rs.next()) {
@@ -417,13 +429,15 @@ public final class ProjectionWriter implements AutoCloseable {
 
     /**
      * Statement and statement_ref rows are batched too, but they are read back when a StatementRef or a voiding
-     * meets its target in the same transaction: every such read flushes them first.
+     * meets its target in the same transaction: a read that needs a pending row flushes them first.
      */
     private void flushRows() throws SQLException {
         if (pendingRows > 0) {
             insertStatement.executeBatch();
             insertRef.executeBatch();
             pendingRows = 0;
+            pendingIds.clear();
+            pendingRefTargets.clear();
         }
     }
 
@@ -495,6 +509,8 @@ public final class ProjectionWriter implements AutoCloseable {
             insertStatement.clearBatch();
             insertRef.clearBatch();
             pendingRows = 0;
+            pendingIds.clear();
+            pendingRefTargets.clear();
             pendingMatches = 0;
             c.rollback();
         } catch (SQLException e) {
