@@ -24,11 +24,7 @@ class ImportFileTest {
 
     @Test
     void aLargeNdjsonFileIsCountedExactly() throws Exception {
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < LINES; i++) {
-            b.append(object(i)).append('\n');
-        }
-        Path file = write(b);
+        Path file = write(objectsWith(-1, null));
         assertTrue(Files.size(file) >= ImportFile.PARALLEL_CHECK_BYTES);
         assertEquals(LINES, ImportFile.checkNdjsonInParallel(file), "the slices meet and count every line");
         try (ImportFile f = ImportFile.open(file)) {
@@ -50,22 +46,16 @@ class ImportFileTest {
 
     @Test
     void malformedJsonLateInALargeFileIsReportedAtItsLine() throws Exception {
-        StringBuilder b = new StringBuilder();
         int bad = LINES - 10;
-        for (int i = 0; i < LINES; i++) {
-            b.append(i == bad ? "{\"actor\": {\"mbox\": }}" : object(i)).append('\n');
-        }
+        StringBuilder b = objectsWith(bad, "{\"actor\": {\"mbox\": }}");
         ImportFileException e = assertThrows(ImportFileException.class, () -> ImportFile.open(write(b)));
         assertTrue(e.getMessage().contains("line " + (bad + 1) + ", column 20: malformed JSON"), e.getMessage());
     }
 
     @Test
     void aNonObjectLateInALargeFileIsReportedAtItsLine() throws Exception {
-        StringBuilder b = new StringBuilder();
         int bad = LINES - 3;
-        for (int i = 0; i < LINES; i++) {
-            b.append(i == bad ? "[1, 2]" : object(i)).append('\n');
-        }
+        StringBuilder b = objectsWith(bad, "[1, 2]");
         ImportFileException e = assertThrows(ImportFileException.class, () -> ImportFile.open(write(b)));
         assertTrue(e.getMessage().contains("line " + (bad + 1) + ", column 1"), e.getMessage());
         assertTrue(e.getMessage().contains("found an array"), e.getMessage());
@@ -73,13 +63,19 @@ class ImportFileTest {
 
     @Test
     void aLargeFileCutInTheMiddleOfAStatementIsRefused() throws Exception {
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < LINES; i++) {
-            b.append(object(i)).append('\n');
-        }
+        StringBuilder b = objectsWith(-1, null);
         b.setLength(b.length() - 100);
         ImportFileException e = assertThrows(ImportFileException.class, () -> ImportFile.open(write(b)));
         assertTrue(e.getMessage().contains("line " + LINES), e.getMessage());
+    }
+
+    /** {@link #LINES} lines of one object each, but for line {@code at} (0-based), which is {@code line}. */
+    private static StringBuilder objectsWith(int at, String line) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < LINES; i++) {
+            b.append(i == at ? line : object(i)).append('\n');
+        }
+        return b;
     }
 
     private static String object(int i) {
