@@ -62,6 +62,8 @@ public final class Sequencer implements EventHandler<RingSlot> {
     private final Timer appendTimer;
     private final Timer syncTimer;
     private LogAppender appender;
+    /** Which ids may be stored; created on start, when the store's size is known. */
+    private StoredIdFilter storedIds;
     /** Random access to entries this sequencer appended (created on its own thread, as Chronicle requires). */
     private LogTailer reader;
     private long lastStoredMillis;
@@ -90,12 +92,14 @@ public final class Sequencer implements EventHandler<RingSlot> {
     @Override
     public void onStart() {
         appender = log.appender();
-        recoverOverlay();
+        Watermark w = known.find(List.of(), List.of()).watermark();
+        storedIds = new StoredIdFilter(2 * w.seq());
+        recoverOverlay(w.logIndex());
+        storedIds.loadInBackground(known);
     }
 
     /** Rebuilds the overlays from the log entries after the store's watermark (they may not be projected yet). */
-    private void recoverOverlay() {
-        long w = known.find(List.of(), List.of()).watermark().logIndex();
+    private void recoverOverlay(long w) {
         int entries = 0;
         try (LogTailer tailer = log.tailer(w)) {
             LogEntry e;
@@ -109,6 +113,7 @@ public final class Sequencer implements EventHandler<RingSlot> {
                 List<UUID> ids = new ArrayList<>();
                 for (StoredStatement s : ((StatementsStored) e.event()).statements()) {
                     ids.add(s.id());
+                    storedIds.add(s.id());
                     lastStoredMillis = Math.max(lastStoredMillis, s.storedMillis());
                 }
                 overlay.add(e.index(), ids);
@@ -134,13 +139,9 @@ public final class Sequencer implements EventHandler<RingSlot> {
             Set<DocumentKey> keys = new HashSet<>();
             for (WriteCommand c : batch) {
                 if (c instanceof WriteCommand.Statements s) {
-                    if (s.putId() != null) {
-                        ids.add(s.putId());
-                    }
+                    lookUp(s.putId(), ids);
                     for (ParsedStatement p : s.statements()) {
-                        if (p.statement().id() != null) {
-                            ids.add(p.statement().id());
-                        }
+                        lookUp(p.statement().id(), ids);
                     }
                 } else if (c instanceof WriteCommand.Document d && !d.all()) {
                     keys.add(d.key());
@@ -148,7 +149,7 @@ public final class Sequencer implements EventHandler<RingSlot> {
             }
             KnownState.Snapshot snapshot;
             if (ids.isEmpty() && keys.isEmpty() && overlay.size() < PRUNE_AFTER_IDS) {
-                snapshot = NOTHING_TO_LOOK_UP; // statements without ids: only the overlay needs the store, to shrink
+                snapshot = NOTHING_TO_LOOK_UP; // only fresh ids: only the overlay needs the store, to shrink
             } else {
                 snapshot = known.find(ids, keys);
                 overlay.prune(snapshot.watermark().logIndex());
@@ -178,6 +179,16 @@ public final class Sequencer implements EventHandler<RingSlot> {
         } finally {
             batch.clear();
             outcomes.clear();
+        }
+    }
+
+    /**
+     * Adds {@code id} to the ids to look up in the store unless the filter proves it absent. Ids the overlay knows
+     * are looked up too: the snapshot may move the watermark past them, and the overlay then forgets them.
+     */
+    private void lookUp(UUID id, Set<UUID> ids) {
+        if (id != null && storedIds.mightContain(id)) {
+            ids.add(id);
         }
     }
 
@@ -215,6 +226,7 @@ public final class Sequencer implements EventHandler<RingSlot> {
         accepted.increment(out.size());
         lastStoredMillis = now;
         overlay.add(index, newIds);
+        newIds.forEach(storedIds::add);
         return new WriteOutcome.Accepted(ids, index, out.size());
     }
 

@@ -60,6 +60,29 @@ class RestartAndReplayTest {
         }
     }
 
+    /** After a restart the sequencer knows stored ids from its in-memory filter, loaded from the store. */
+    @Test
+    void afterARestartAStoredIdStillConflictsOrIsANoOp() throws Exception {
+        List<String> ids = new ArrayList<>();
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            for (int i = 0; i < 5; i++) {
+                String id = UUID.randomUUID().toString();
+                assertEquals(200, lrs.post(Statements.withId(id, "c" + i + "@example.com", COMPLETED, "http://example.com/c")).statusCode());
+                ids.add(id);
+            }
+        }
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            Thread.sleep(1000); // the filter of stored ids loads in the background; before that every id is looked up
+            for (int i = 0; i < 5; i++) {
+                assertEquals(200, lrs.post(Statements.withId(ids.get(i), "c" + i + "@example.com", COMPLETED,
+                        "http://example.com/c")).statusCode(), "the same statement again is a no-op");
+                assertEquals(409, lrs.post(Statements.withId(ids.get(i), "other@example.com", COMPLETED,
+                        "http://example.com/c")).statusCode(), "another statement with a stored id conflicts");
+            }
+            assertEquals(5, TestLrs.json(lrs.get("/xapi/statements")).get("statements").size());
+        }
+    }
+
     @Test
     void replayRebuildsTablesEqualToTheLiveOnes() throws Exception {
         try (TestLrs lrs = new TestLrs(data, database.url())) {

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 /**
  * The sequencer's view of what is already stored: statements by id (voided ones included) and documents by key,
@@ -65,6 +66,26 @@ public final class KnownState {
             }
         } catch (SQLException e) {
             throw new StoreException("cannot look up statement ids: " + e.getMessage(), e);
+        }
+    }
+
+    /** Calls {@code each} with the id of every stored statement, voided ones included, streaming them. */
+    public void forEachStoredId(Consumer<UUID> each) {
+        try (Connection c = db.reader()) {
+            c.setAutoCommit(false); // PostgreSQL streams a result set only inside a transaction
+            try (PreparedStatement ps = c.prepareStatement(db.sql("all_statement_ids"))) {
+                ps.setFetchSize(10_000);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        each.accept(UUID.fromString(rs.getString(1)));
+                    }
+                }
+            } finally {
+                c.commit();
+                c.setAutoCommit(true);
+            }
+        } catch (SQLException e) {
+            throw new StoreException("cannot read the stored statement ids: " + e.getMessage(), e);
         }
     }
 

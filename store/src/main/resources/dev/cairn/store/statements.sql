@@ -83,6 +83,10 @@ SELECT count(*) FROM credential
 -- The sequencer's check of ids already stored, voided ones included; '?' is expanded to one marker per id.
 SELECT id, json FROM statement WHERE id IN (?)
 
+-- name: all_statement_ids
+-- Every stored id, voided ones included, for the sequencer's in-memory filter of ids that may be stored.
+SELECT id FROM statement
+
 -- name: page_unfiltered
 -- {dir} is DESC (newest first) or ASC; the seq bounds are exclusive.
 SELECT s.seq, {body} FROM statement s WHERE s.voided = 0 AND s.seq > ? AND s.seq < ? ORDER BY s.seq {dir} LIMIT ?

@@ -1,0 +1,104 @@
+package dev.cairn.ingest;
+
+import dev.cairn.store.KnownState;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLongArray;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Bloom filter of the ids of every statement the log holds: the stored ones, loaded once on a background
+ * thread when the sequencer starts, and every one the sequencer recovers or appends. When it says an id is absent,
+ * the sequencer needs no store lookup for it, and most new statements carry fresh ids, so most ring batches read
+ * nothing from the database. Until the load has finished it says nothing ({@link #mightContain} is always true).
+ * A false positive only costs a lookup: about 1% while it holds no more ids than it was sized for, more after.
+ */
+final class StoredIdFilter {
+    private static final Logger LOG = LoggerFactory.getLogger(StoredIdFilter.class);
+    private static final int HASHES = 7;
+    /** 10 bits per id gives about 1% false positives with 7 hashes. */
+    private static final int BITS_PER_ID = 10;
+    private static final long MIN_IDS = 1 << 20;
+
+    /** Set from two threads at once (the loader and the sequencer): bits only ever go from 0 to 1. */
+    private final AtomicLongArray words;
+    private final long bitMask;
+    private volatile boolean loaded;
+
+    /** @param expectedIds how many ids it should hold with ~1% false positives (at least 1M) */
+    StoredIdFilter(long expectedIds) {
+        long bits = Long.highestOneBit(Math.max(MIN_IDS, expectedIds) * BITS_PER_ID * 2 - 1);
+        this.words = new AtomicLongArray((int) Math.min(1L << 30, bits >>> 6));
+        this.bitMask = ((long) words.length() << 6) - 1;
+    }
+
+    void add(UUID id) {
+        long h1 = mix(id.getMostSignificantBits() ^ id.getLeastSignificantBits() * 0x9E3779B97F4A7C15L);
+        long h2 = mix(h1 ^ id.getLeastSignificantBits()) | 1;
+        for (int i = 0; i < HASHES; i++) {
+            long bit = (h1 + i * h2) & bitMask;
+            int word = (int) (bit >>> 6);
+            long mask = 1L << bit;
+            long old;
+            while (((old = words.get(word)) & mask) == 0 && !words.compareAndSet(word, old, old | mask)) {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    /** False only when {@code id} is certainly not in the log. */
+    boolean mightContain(UUID id) {
+        if (!loaded) {
+            return true;
+        }
+        long h1 = mix(id.getMostSignificantBits() ^ id.getLeastSignificantBits() * 0x9E3779B97F4A7C15L);
+        long h2 = mix(h1 ^ id.getLeastSignificantBits()) | 1;
+        for (int i = 0; i < HASHES; i++) {
+            long bit = (h1 + i * h2) & bitMask;
+            if ((words.get((int) (bit >>> 6)) & (1L << bit)) == 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Adds every id the store holds, on a new thread; the filter answers once that is done. Start it only after the
+     * ids of the log entries beyond the store's watermark have been added, so that together they are everything.
+     */
+    void loadInBackground(KnownState known) {
+        Thread t = new Thread(() -> {
+            long start = System.nanoTime();
+            long[] n = {0};
+            try {
+                known.forEachStoredId(id -> {
+                    add(id);
+                    n[0]++;
+                });
+                markLoaded();
+                LOG.info("sequencer: {} stored statement ids loaded into the id filter in {} ms", n[0],
+                        (System.nanoTime() - start) / 1_000_000);
+            } catch (RuntimeException e) {
+                LOG.warn("sequencer: the id filter could not be loaded ({}); every id is looked up in the store",
+                        e.getMessage());
+            }
+        }, "cairn-id-filter-load");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** From now on the filter holds every id the log holds, and answers. */
+    void markLoaded() {
+        loaded = true;
+    }
+
+    /** fmix64 of MurmurHash3: spreads ids that are not random (name-based or hand-made) over the bits. */
+    private static long mix(long h) {
+        h ^= h >>> 33;
+        h *= 0xff51afd7ed558ccdL;
+        h ^= h >>> 33;
+        h *= 0xc4ceb93fe53a87b5L;
+        h ^= h >>> 33;
+        return h;
+    }
+}
