@@ -67,6 +67,8 @@ public final class StatementParser {
     private int wrapCount;
     /** The names read so far in each open object, by nesting depth; see {@link #fieldName()}. */
     private String[][] names = new String[8][];
+    /** Their hash codes, scanned instead of the Strings: different names nearly always differ in their hash. */
+    private int[][] hashes = new int[8][];
     /** For objects with many names (large extensions), a hash set per depth replaces the linear scan. */
     private java.util.HashSet<String>[] bigNames;
 
@@ -284,6 +286,12 @@ public final class StatementParser {
         while (source[i] != '"') {
             i--;
         }
+        // A name sent without escapes starts its length before its closing quote; an unescaped quote there can
+        // only be the opening one, since a name's content holds no unescaped quote.
+        int plain = i - p.getParsingContext().getCurrentName().length() - 1;
+        if (plain >= 0 && source[plain] == '"' && !escaped(plain)) {
+            return plain;
+        }
         // Back to the quote not escaped by an odd run of backslashes.
         do {
             i--;
@@ -315,21 +323,23 @@ public final class StatementParser {
         int index = ctx.getCurrentIndex();
         if (depth >= names.length) {
             names = java.util.Arrays.copyOf(names, Math.max(depth + 1, names.length * 2));
+            hashes = java.util.Arrays.copyOf(hashes, names.length);
         }
         String[] seen = names[depth];
         if (index < 16) {
             if (seen == null) {
                 seen = names[depth] = new String[16];
+                hashes[depth] = new int[16];
             }
-            // Different names nearly always differ in their (cached) hash, so equals runs only for duplicates.
+            int[] seenHashes = hashes[depth];
             int hash = name.hashCode();
             for (int i = 0; i < index; i++) {
-                String other = seen[i];
-                if (other == name || (other.hashCode() == hash && other.equals(name))) {
+                if (seenHashes[i] == hash && seen[i].equals(name)) {
                     throw duplicate(name);
                 }
             }
             seen[index] = name;
+            seenHashes[index] = hash;
             return name;
         }
         if (bigNames == null || bigNames.length <= depth) {
