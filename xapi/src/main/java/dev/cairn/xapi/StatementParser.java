@@ -69,6 +69,11 @@ public final class StatementParser {
     private String[][] names = new String[8][];
     /** Their hash codes, scanned instead of the Strings: different names nearly always differ in their hash. */
     private int[][] hashes = new int[8][];
+    /**
+     * Per depth, one bit per name read (bit = hash mod 64): a name whose bit is clear is new without a scan,
+     * which is nearly every name of an object with a handful of them.
+     */
+    private long[] masks = new long[8];
     /** For objects with many names (large extensions), a hash set per depth replaces the linear scan. */
     private java.util.HashSet<String>[] bigNames;
 
@@ -324,6 +329,7 @@ public final class StatementParser {
         if (depth >= names.length) {
             names = java.util.Arrays.copyOf(names, Math.max(depth + 1, names.length * 2));
             hashes = java.util.Arrays.copyOf(hashes, names.length);
+            masks = java.util.Arrays.copyOf(masks, names.length);
         }
         String[] seen = names[depth];
         if (index < 16) {
@@ -333,10 +339,18 @@ public final class StatementParser {
             }
             int[] seenHashes = hashes[depth];
             int hash = name.hashCode();
-            for (int i = 0; i < index; i++) {
-                if (seenHashes[i] == hash && seen[i].equals(name)) {
-                    throw duplicate(name);
+            long bit = 1L << hash;
+            if (index == 0) {
+                masks[depth] = bit;
+            } else {
+                if ((masks[depth] & bit) != 0) {
+                    for (int i = 0; i < index; i++) {
+                        if (seenHashes[i] == hash && seen[i].equals(name)) {
+                            throw duplicate(name);
+                        }
+                    }
                 }
+                masks[depth] |= bit;
             }
             seen[index] = name;
             seenHashes[index] = hash;
