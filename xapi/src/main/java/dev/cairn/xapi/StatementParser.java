@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.core.base.ParserBase;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -16,8 +17,9 @@ import java.util.UUID;
 
 /**
  * The strict statement parser: reads UTF-8 bytes with Jackson's streaming API straight into the immutable model
- * and validates as it goes. Any rule broken throws an {@link XapiException} naming the JSON path. An instance is
- * cheap and single-use per call; use the static entry points.
+ * and validates as it goes. Any rule broken throws an {@link XapiException} naming the JSON path. Use the static
+ * entry points: each thread reuses one instance and its scratch arrays, so that a call allocates little beyond the
+ * model it returns.
  */
 public final class StatementParser {
     // Duplicate names are found by fieldName() against the names already read in the same object, which costs no
@@ -42,34 +44,81 @@ public final class StatementParser {
     /** Properties that identify an Agent or Group; in object position they need an explicit objectType. */
     private static final int ACTOR_ONLY_PROPS = MBOX | SHA1 | OPENID | ACCOUNT | MEMBER;
 
+    /** objectType values, returned as these constants instead of a String per value. */
+    private static final String[] OBJECT_TYPES = {"Agent", "Group", "Activity", "StatementRef", "SubStatement"};
+
     /** Which kinds of object-like values a position accepts. */
     private enum Expect { ACTOR, AGENT, GROUP, AUTHORITY, ACTIVITY, STATEMENT_REF, OBJECT, SUB_OBJECT }
 
-    private final XapiVersion version;
-    private final byte[] source;
+    /** One instance per thread (HTTP workers, import parsers), reused by every call on that thread. */
+    private static final ThreadLocal<StatementParser> CACHED = ThreadLocal.withInitial(StatementParser::new);
+
+    private XapiVersion version;
+    private byte[] source;
     private final JsonPath path = new JsonPath();
     private JsonParser p;
+    private boolean busy;
+    /** The (start, end) offsets of the current statement's kept members; copied out at its end. */
+    private int[] members = new int[16];
+    /** Scratch for the alternating tags and values of a language map; copied out at its end. */
+    private Object[] languages = new Object[8];
     /** Offsets of the context activities sent as a single object in the current statement: (start, end) pairs. */
     private int[] wraps = new int[8];
     private int wrapCount;
     /** The names read so far in each open object, by nesting depth; see {@link #fieldName()}. */
     private String[][] names = new String[8][];
+    /** Their hash codes, scanned instead of the Strings: different names nearly always differ in their hash. */
+    private int[][] hashes = new int[8][];
+    /**
+     * Per depth, one bit per name read (bit = hash mod 64): a name whose bit is clear is new without a scan,
+     * which is nearly every name of an object with a handful of them.
+     */
+    private long[] masks = new long[8];
     /** For objects with many names (large extensions), a hash set per depth replaces the linear scan. */
     private java.util.HashSet<String>[] bigNames;
 
-    private StatementParser(byte[] source, XapiVersion version) {
-        this.source = source;
-        this.version = version;
+    private StatementParser() {
+    }
+
+    /** This thread's instance, or a fresh one should a parse on this thread be under way already. */
+    private static StatementParser acquire(byte[] source, XapiVersion version) {
+        StatementParser parser = CACHED.get();
+        if (parser.busy) {
+            parser = new StatementParser();
+        }
+        parser.busy = true;
+        parser.source = source;
+        parser.version = version;
+        parser.path.reset();
+        return parser;
+    }
+
+    /** Drops the references to this call's input, so that an idle thread does not keep a large body alive. */
+    private void release() {
+        source = null;
+        p = null;
+        bigNames = null;
+        busy = false;
     }
 
     /** Parses a POST body: one statement object or an array of them. */
     public static List<ParsedStatement> parseBatch(byte[] body, XapiVersion version) {
-        return new StatementParser(body, version).run(true);
+        StatementParser parser = acquire(body, version);
+        try {
+            return parser.run(true);
+        } finally {
+            parser.release();
+        }
     }
 
     /** Parses a PUT body: exactly one statement object. */
     public static ParsedStatement parseOne(byte[] body, XapiVersion version) {
-        return new StatementParser(body, version).run(false).get(0);
+        StatementParser parser = acquire(body, version);
+        try {
+            return parser.run(false).get(0);
+        } finally {
+            parser.release();
+        }
     }
 
     /**
@@ -77,7 +126,7 @@ public final class StatementParser {
      * parameter in errors.
      */
     public static Actor parseActor(byte[] json, XapiVersion version, String where) {
-        StatementParser parser = new StatementParser(json, version);
+        StatementParser parser = acquire(json, version);
         try (JsonParser p = FACTORY.createParser(json)) {
             parser.p = p;
             p.nextToken();
@@ -90,6 +139,8 @@ public final class StatementParser {
             throw new XapiException(where + " " + e.where(), e.code(), e.getMessage());
         } catch (IOException e) {
             throw new XapiException(where, "json.malformed", "malformed JSON: " + e.getMessage());
+        } finally {
+            parser.release();
         }
     }
 
@@ -98,7 +149,7 @@ public final class StatementParser {
      * rules a definition inside a statement follows.
      */
     public static ActivityDefinition parseActivityDefinition(byte[] json) {
-        StatementParser parser = new StatementParser(json, XapiVersion.V2_0_0);
+        StatementParser parser = acquire(json, XapiVersion.V2_0_0);
         try (JsonParser p = FACTORY.createParser(json)) {
             parser.p = p;
             p.nextToken();
@@ -109,6 +160,8 @@ public final class StatementParser {
             return definition;
         } catch (IOException e) {
             throw new XapiException("$", "json.malformed", "malformed JSON: " + e.getMessage());
+        } finally {
+            parser.release();
         }
     }
 
@@ -154,7 +207,6 @@ public final class StatementParser {
     private ParsedStatement topStatement() throws IOException {
         expectStart();
         wrapCount = 0;
-        int[] members = new int[16];
         int memberCount = 0;
         UUID id = null;
         Actor actor = null;
@@ -219,9 +271,48 @@ public final class StatementParser {
                 wrapCount == 0 ? ParsedStatement.NO_WRAPS : java.util.Arrays.copyOf(wraps, wrapCount));
     }
 
-    /** The byte offset of the current token (a field name's offset is where its quote starts). */
+    /**
+     * The byte offset of the current token (a field name's offset is where its quote starts). Jackson's
+     * currentTokenLocation() would allocate a JsonLocation per call; its token offset points one byte into the
+     * token, and for a field name into the value after it, from where the name's opening quote is found.
+     */
     private int tokenOffset() {
-        return (int) p.currentTokenLocation().getByteOffset();
+        int token = (int) ((ParserBase) p).getTokenCharacterOffset() - 1;
+        return p.currentToken() == JsonToken.FIELD_NAME ? nameStart(token) : token;
+    }
+
+    /** The opening quote of the name before the value at {@code value}: back over the colon and the name. */
+    private int nameStart(int value) {
+        int i = value - 1;
+        while (source[i] != ':') {
+            i--;
+        }
+        i--;
+        while (source[i] != '"') {
+            i--;
+        }
+        // A name sent without escapes starts its length before its closing quote; an unescaped quote there can
+        // only be the opening one, since a name's content holds no unescaped quote.
+        int plain = i - p.getParsingContext().getCurrentName().length() - 1;
+        if (plain >= 0 && source[plain] == '"' && !escaped(plain)) {
+            return plain;
+        }
+        // Back to the quote not escaped by an odd run of backslashes.
+        do {
+            i--;
+            while (source[i] != '"') {
+                i--;
+            }
+        } while (escaped(i));
+        return i;
+    }
+
+    private boolean escaped(int quote) {
+        int backslashes = 0;
+        for (int i = quote - 1; source[i] == '\\'; i--) {
+            backslashes++;
+        }
+        return (backslashes & 1) != 0;
     }
 
     /**
@@ -237,19 +328,32 @@ public final class StatementParser {
         int index = ctx.getCurrentIndex();
         if (depth >= names.length) {
             names = java.util.Arrays.copyOf(names, Math.max(depth + 1, names.length * 2));
+            hashes = java.util.Arrays.copyOf(hashes, names.length);
+            masks = java.util.Arrays.copyOf(masks, names.length);
         }
         String[] seen = names[depth];
         if (index < 16) {
             if (seen == null) {
                 seen = names[depth] = new String[16];
+                hashes[depth] = new int[16];
             }
-            for (int i = 0; i < index; i++) {
-                String other = seen[i];
-                if (other == name || other.equals(name)) {
-                    throw duplicate(name);
+            int[] seenHashes = hashes[depth];
+            int hash = name.hashCode();
+            long bit = 1L << hash;
+            if (index == 0) {
+                masks[depth] = bit;
+            } else {
+                if ((masks[depth] & bit) != 0) {
+                    for (int i = 0; i < index; i++) {
+                        if (seenHashes[i] == hash && seen[i].equals(name)) {
+                            throw duplicate(name);
+                        }
+                    }
                 }
+                masks[depth] |= bit;
             }
             seen[index] = name;
+            seenHashes[index] = hash;
             return name;
         }
         if (bigNames == null || bigNames.length <= depth) {
@@ -368,7 +472,7 @@ public final class StatementParser {
             path.pushName(prop);
             int bit;
             switch (prop) {
-                case "objectType" -> { bit = OBJECT_TYPE; objectType = string(); }
+                case "objectType" -> { bit = OBJECT_TYPE; objectType = objectType(); }
                 case "id" -> { bit = ID; id = string(); }
                 case "definition" -> { bit = DEFINITION; definition = definition(); }
                 case "name" -> { bit = NAME; name = string(); }
@@ -848,7 +952,7 @@ public final class StatementParser {
                 wraps = java.util.Arrays.copyOf(wraps, wraps.length * 2);
             }
             wraps[wrapCount++] = start;
-            wraps[wrapCount++] = (int) p.currentLocation().getByteOffset();
+            wraps[wrapCount++] = tokenOffset() + 1;
             return List.of(single);
         }
         expectArrayStart();
@@ -998,7 +1102,7 @@ public final class StatementParser {
 
     private Map<String, String> languageMap() throws IOException {
         expectStart();
-        Object[] kv = new Object[4];
+        Object[] kv = languages;
         int n = 0;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String tag = fieldName();
@@ -1009,13 +1113,13 @@ public final class StatementParser {
                         "'" + tag + "' is not an RFC 5646 language tag (e.g. en-US)");
             }
             if (n == kv.length) {
-                kv = java.util.Arrays.copyOf(kv, n * 2);
+                kv = languages = java.util.Arrays.copyOf(kv, n * 2);
             }
             kv[n++] = tag;
             kv[n++] = string();
             path.pop();
         }
-        return new SmallMap<>(n == kv.length ? kv : java.util.Arrays.copyOf(kv, n));
+        return new SmallMap<>(java.util.Arrays.copyOf(kv, n));
     }
 
     private Map<String, Object> extensions() throws IOException {
@@ -1124,6 +1228,33 @@ public final class StatementParser {
             throw new XapiException(path.format(), "iri.invalid", "'" + v + "' is not an absolute IRI");
         }
         return v;
+    }
+
+    /** An objectType value: one of {@link #OBJECT_TYPES} read from Jackson's buffer, else the value as a String. */
+    private String objectType() throws IOException {
+        if (p.currentToken() == JsonToken.VALUE_STRING) {
+            char[] text = p.getTextCharacters();
+            int offset = p.getTextOffset();
+            int length = p.getTextLength();
+            for (String type : OBJECT_TYPES) {
+                if (sameChars(type, text, offset, length)) {
+                    return type;
+                }
+            }
+        }
+        return string();
+    }
+
+    private static boolean sameChars(String s, char[] text, int offset, int length) {
+        if (s.length() != length) {
+            return false;
+        }
+        for (int i = 0; i < length; i++) {
+            if (s.charAt(i) != text[offset + i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private String string() throws IOException {

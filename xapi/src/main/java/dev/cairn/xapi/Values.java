@@ -20,6 +20,8 @@ public final class Values {
 
     /** ASCII characters an IRI cannot hold unencoded: controls, space, DEL and {@code < > " { } | \\ ^ `}. */
     private static final boolean[] IRI_EXCLUDED = new boolean[128];
+    /** ASCII characters of an IRI scheme after its first letter: letters, digits, {@code + - .}. */
+    private static final boolean[] SCHEME = new boolean[128];
     /** The value of an ASCII hexadecimal digit, or -1. */
     private static final byte[] HEX = new byte[128];
 
@@ -30,6 +32,9 @@ public final class Values {
         IRI_EXCLUDED[0x7f] = true;
         for (char c : "<>\"{}|\\^`".toCharArray()) {
             IRI_EXCLUDED[c] = true;
+        }
+        for (int c = 0; c < 128; c++) {
+            SCHEME[c] = isAsciiLetter((char) c) || isDigit((char) c) || c == '+' || c == '-' || c == '.';
         }
         java.util.Arrays.fill(HEX, (byte) -1);
         for (int i = 0; i < 16; i++) {
@@ -55,11 +60,11 @@ public final class Values {
         }
         for (int i = 1; i < colon; i++) {
             char c = s.charAt(i);
-            if (!(isAsciiLetter(c) || isDigit(c) || c == '+' || c == '-' || c == '.')) {
+            if (c >= 0x80 || !SCHEME[c]) {
                 return false;
             }
         }
-        for (int i = colon + 1; i < s.length(); i++) {
+        for (int i = colon + 1, n = s.length(); i < n; i++) {
             char c = s.charAt(i);
             if (c < 0x80 ? IRI_EXCLUDED[c] : c <= 0x9f) {
                 return false;
