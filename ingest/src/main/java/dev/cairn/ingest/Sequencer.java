@@ -92,7 +92,7 @@ public final class Sequencer implements EventHandler<RingSlot> {
     @Override
     public void onStart() {
         appender = log.appender();
-        Watermark w = known.find(List.of(), List.of()).watermark();
+        Watermark w = known.watermark();
         storedIds = new StoredIdFilter(2 * w.seq());
         recoverOverlay(w.logIndex());
         storedIds.loadInBackground(known);
@@ -207,7 +207,7 @@ public final class Sequencer implements EventHandler<RingSlot> {
             byte[] existing = appendedAt >= 0 ? appendedJson(appendedAt, id) : stored.get(id);
             if (existing != null) {
                 Statement before = StatementParser.parseOne(existing, XapiVersion.V2_0_0).statement();
-                if (!Equivalence.equivalent(withId(s, id), before)) {
+                if (!Equivalence.equivalent(s.withId(id), before)) {
                     return new WriteOutcome.Refused(409, "statement.conflict", "statement " + id, "statement " + id
                             + " is already stored with different content; statements cannot be changed");
                 }
@@ -308,11 +308,6 @@ public final class Sequencer implements EventHandler<RingSlot> {
             }
         }
         throw new IllegalStateException("log entry " + Long.toHexString(logIndex) + " does not hold statement " + id);
-    }
-
-    private static Statement withId(Statement s, UUID id) {
-        return new Statement(id, s.actor(), s.verb(), s.object(), s.result(), s.context(), s.timestamp(), s.stored(),
-                s.authority(), s.version(), s.attachments());
     }
 
     @Override

@@ -33,8 +33,8 @@ final class StoredIdFilter {
     }
 
     void add(UUID id) {
-        long h1 = mix(id.getMostSignificantBits() ^ id.getLeastSignificantBits() * 0x9E3779B97F4A7C15L);
-        long h2 = mix(h1 ^ id.getLeastSignificantBits()) | 1;
+        long h1 = firstHash(id);
+        long h2 = secondHash(h1, id);
         for (int i = 0; i < HASHES; i++) {
             long bit = (h1 + i * h2) & bitMask;
             int word = (int) (bit >>> 6);
@@ -51,8 +51,8 @@ final class StoredIdFilter {
         if (!loaded) {
             return true;
         }
-        long h1 = mix(id.getMostSignificantBits() ^ id.getLeastSignificantBits() * 0x9E3779B97F4A7C15L);
-        long h2 = mix(h1 ^ id.getLeastSignificantBits()) | 1;
+        long h1 = firstHash(id);
+        long h2 = secondHash(h1, id);
         for (int i = 0; i < HASHES; i++) {
             long bit = (h1 + i * h2) & bitMask;
             if ((words.get((int) (bit >>> 6)) & (1L << bit)) == 0) {
@@ -90,6 +90,15 @@ final class StoredIdFilter {
     /** From now on the filter holds every id the log holds, and answers. */
     void markLoaded() {
         loaded = true;
+    }
+
+    // The HASHES bit positions of an id are h1 + i * h2 (double hashing); h2 is odd so they never coincide.
+    private static long firstHash(UUID id) {
+        return mix(id.getMostSignificantBits() ^ id.getLeastSignificantBits() * 0x9E3779B97F4A7C15L);
+    }
+
+    private static long secondHash(long firstHash, UUID id) {
+        return mix(firstHash ^ id.getLeastSignificantBits()) | 1;
     }
 
     /** fmix64 of MurmurHash3: spreads ids that are not random (name-based or hand-made) over the bits. */

@@ -1,7 +1,6 @@
 package dev.cairn.ops;
 
 import dev.cairn.xapi.ParsedStatement;
-import dev.cairn.xapi.Statement;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -72,10 +71,7 @@ final class ImportIds {
         for (int i = 0; i < wraps.length; i++) {
             wraps[i] += shift;
         }
-        Statement s = p.statement();
-        Statement identified = new Statement(id, s.actor(), s.verb(), s.object(), s.result(), s.context(),
-                s.timestamp(), s.stored(), s.authority(), s.version(), s.attachments());
-        return new ParsedStatement(identified, source, moved, wraps);
+        return new ParsedStatement(p.statement().withId(id), source, moved, wraps);
     }
 
     private static byte[] bytes(UUID u) {

@@ -4,10 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cairn.store.TestDatabase;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -17,46 +15,26 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The invariant ETags exist for (Comm 3.1): read-modify-write cycles with If-Match lose no update, and without it
  * the same load loses some. Decisions happen in the sequencer, so no database lock is involved.
  */
-@ParameterizedClass(name = "{0}")
-@MethodSource("dev.cairn.store.TestDatabase#dialects")
-class DocumentConcurrencyTest {
+class DocumentConcurrencyTest extends LrsOnEachDatabase {
     static final int CLIENTS = 40;
     static final int INCREMENTS = 10;
 
-    @Parameter
-    String dialect;
-    @TempDir
-    Path data;
-    TestDatabase database;
-    TestLrs lrs;
     ExecutorService pool;
 
     @BeforeEach
-    void start() throws Exception {
-        database = TestDatabase.create(dialect, data);
-        lrs = new TestLrs(data, database.url());
+    void startClients() {
         pool = Executors.newFixedThreadPool(CLIENTS);
     }
 
     @AfterEach
-    void stop() {
+    void stopClients() {
         if (pool != null) {
             pool.shutdownNow();
-        }
-        if (lrs != null) {
-            lrs.close();
-        }
-        if (database != null) {
-            database.close();
         }
     }
 

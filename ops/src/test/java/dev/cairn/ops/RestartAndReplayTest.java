@@ -83,6 +83,22 @@ class RestartAndReplayTest {
         }
     }
 
+    /**
+     * Runs {@code cairn replay} on the LRS in {@code data} and checks that it rebuilt every table as it was;
+     * returns the tables' checksums.
+     */
+    static Map<String, String> assertReplayRebuildsTheSameTables(Path data, String dbUrl) {
+        Map<String, String> live;
+        try (Database db = Database.open(dbUrl)) {
+            live = ProjectionChecksum.of(db);
+        }
+        assertEquals(0, Main.run("replay", "--data", data.toString(), "--db", dbUrl));
+        try (Database db = Database.open(dbUrl)) {
+            assertEquals(live, ProjectionChecksum.of(db));
+        }
+        return live;
+    }
+
     @Test
     void replayRebuildsTablesEqualToTheLiveOnes() throws Exception {
         try (TestLrs lrs = new TestLrs(data, database.url())) {
@@ -105,14 +121,7 @@ class RestartAndReplayTest {
                     .header("Content-Type", "multipart/mixed; boundary=" + AttachmentApiTest.BOUNDARY)
                     .POST(HttpRequest.BodyPublishers.ofByteArray(body))).statusCode());
         }
-        Map<String, String> live;
-        try (Database db = Database.open(database.url())) {
-            live = ProjectionChecksum.of(db);
-        }
-        assertEquals(0, Main.run("replay", "--data", data.toString(), "--db", database.url()));
-        try (Database db = Database.open(database.url())) {
-            assertEquals(live, ProjectionChecksum.of(db));
-        }
+        Map<String, String> live = assertReplayRebuildsTheSameTables(data, database.url());
         assertEquals("102", live.get("statement").split(":")[0]);
         assertEquals("1", live.get("attachment").split(":")[0]);
     }

@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cairn.store.Database;
-import dev.cairn.store.ProjectionChecksum;
 import dev.cairn.store.TestDatabase;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -15,7 +13,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -164,13 +161,6 @@ class SplitProcessTest {
             c.stop();
             assertTrue(c.output().contains("Cairn stopped cleanly"), "cairn " + c.command + " should shut down cleanly on SIGTERM");
         }
-        Map<String, String> live;
-        try (Database db = Database.open(database.url())) {
-            live = ProjectionChecksum.of(db);
-        }
-        assertEquals(0, Main.run("replay", "--data", data.toString(), "--db", database.url()));
-        try (Database db = Database.open(database.url())) {
-            assertEquals(live, ProjectionChecksum.of(db));
-        }
+        RestartAndReplayTest.assertReplayRebuildsTheSameTables(data, database.url());
     }
 }

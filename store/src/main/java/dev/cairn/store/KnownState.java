@@ -69,6 +69,11 @@ public final class KnownState {
         }
     }
 
+    /** The watermark as committed now. */
+    public Watermark watermark() {
+        return db.watermark();
+    }
+
     /** Calls {@code each} with the id of every stored statement, voided ones included, streaming them. */
     public void forEachStoredId(Consumer<UUID> each) {
         try (Connection c = db.reader()) {

@@ -34,6 +34,12 @@ public record Statement(
         return all;
     }
 
+    /** This statement with {@code id} as its id (the LRS assigns one when the client sent none). */
+    public Statement withId(UUID id) {
+        return new Statement(id, actor, verb, object, result, context, timestamp, stored, authority, version,
+                attachments);
+    }
+
     /** True when this statement voids another: the voided verb with a StatementRef object. */
     public boolean isVoiding() {
         return verb.isVoiding() && object instanceof StatementRef;
