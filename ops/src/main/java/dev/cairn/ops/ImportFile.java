@@ -32,8 +32,8 @@ import java.util.zip.ZipException;
  * bytes, or by a {@code .gz} name).
  *
  * <p>{@link #open} reads the whole file once with a streaming tokenizer before anything is imported (a large NDJSON
- * file in slices, one per core), so a file that is malformed, truncated or of the wrong shape is refused as a whole
- * with the line and column of the fault, and never half-imported. {@link #next} then reads it a second time and cuts it into one byte array per
+ * file in slices, one per core, with the cheaper {@link JsonObjectSyntax}), so a file that is malformed, truncated or
+ * of the wrong shape is refused as a whole with the line and column of the fault, and never half-imported. {@link #next} then reads it a second time and cuts it into one byte array per
  * statement with a plain bracket-and-string scanner, which is much cheaper than tokenizing it again; each
  * statement is parsed and validated later, in parallel.
  */
@@ -49,10 +49,7 @@ final class ImportFile implements ImportSource {
     private final Layout layout;
     private final long count;
     private final InputStream in;
-    private byte[] buf = new byte[BUFFER];
-    private int pos;
-    private int limit;
-    private boolean eof;
+    private final ByteWindow w;
     private long line = 1;
     private long ordinal;
 
@@ -61,6 +58,7 @@ final class ImportFile implements ImportSource {
         this.layout = layout;
         this.count = count;
         this.in = stream(path);
+        this.w = new ByteWindow(in, BUFFER);
     }
 
     /** Checks the whole file's structure, then opens it for reading statements. */
@@ -177,26 +175,48 @@ final class ImportFile implements ImportSource {
     }
 
     /**
-     * Checks the NDJSON objects that start in [from, to): returns their count and the offset where the next token
+     * Checks the NDJSON objects that start in [from, to): returns their count and the offset where the next one
      * starts (the file size at its end), or null on any fault.
      */
     private static long[] checkSlice(Path path, long from, long to) {
-        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ);
-             JsonParser p = JSON.createParser(new BufferedInputStream(Channels.newInputStream(ch.position(from)), 1 << 16))) {
+        JsonObjectSyntax syntax = new JsonObjectSyntax();
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+            ByteWindow w = new ByteWindow(Channels.newInputStream(ch.position(from)), BUFFER);
             long count = 0;
-            JsonToken t = p.nextToken();
-            while (t != null && from + p.currentTokenLocation().getByteOffset() < to) {
-                if (t != JsonToken.START_OBJECT) {
+            while (true) {
+                while (w.pos < w.limit && isWhitespace(w.buf[w.pos])) {
+                    w.pos++;
+                }
+                if (w.pos == w.limit) {
+                    if (!w.fill()) {
+                        return new long[] {count, from + w.offset + w.pos};
+                    }
+                    continue;
+                }
+                long at = from + w.offset + w.pos;
+                if (at >= to) {
+                    return new long[] {count, at};
+                }
+                int end = syntax.end(w.buf, w.pos, w.limit);
+                if (end == JsonObjectSyntax.INCOMPLETE) {
+                    if (!w.fill()) {
+                        return null;
+                    }
+                    continue;
+                }
+                if (end == JsonObjectSyntax.MALFORMED) {
                     return null;
                 }
                 count++;
-                p.skipChildren();
-                t = p.nextToken();
+                w.pos = end;
             }
-            return new long[] {count, t == null ? Files.size(path) : from + p.currentTokenLocation().getByteOffset()};
         } catch (IOException e) {
             return null;
         }
+    }
+
+    private static boolean isWhitespace(byte c) {
+        return c == ' ' || c == '\n' || c == '\r' || c == '\t';
     }
 
     /** The offset of the first line at or after {@code from} that starts with '{', or {@code size}. */
@@ -302,48 +322,34 @@ final class ImportFile implements ImportSource {
     /** Skips the separators before the next statement object; -1 at the end of the file. */
     private int nextObjectStart() throws IOException, ImportFileException {
         while (true) {
-            if (pos == limit && !fill()) {
+            if (w.pos == w.limit && !w.fill()) {
                 return -1;
             }
-            byte c = buf[pos];
+            byte c = w.buf[w.pos];
             switch (c) {
                 case '{' -> {
-                    return pos;
+                    return w.pos;
                 }
                 case '\n' -> line++;
                 case ' ', '\t', '\r', ',', '[', ']' -> { }
                 default -> throw changed();
             }
-            pos++;
+            w.pos++;
         }
     }
 
     /** Cuts the object starting at {@code pos}, tracking only strings and nesting (the check parsed it already). */
     private ImportBatch.Raw readObject() throws IOException, ImportFileException {
         long startLine = line;
-        int i = pos;
+        int i = w.pos;
         int depth = 0;
-        boolean inString = false;
-        boolean escaped = false;
         while (true) {
-            if (i == limit) {
-                int before = pos;
-                if (!fill()) {
-                    throw changed();
-                }
-                i -= before - pos;
+            if (i == w.limit) {
+                i = more(i);
             }
-            byte c = buf[i++];
-            if (inString) {
-                if (escaped) {
-                    escaped = false;
-                } else if (c == '\\') {
-                    escaped = true;
-                } else if (c == '"') {
-                    inString = false;
-                }
-            } else if (c == '"') {
-                inString = true;
+            byte c = w.buf[i++];
+            if (c == '"') {
+                i = afterString(i);
             } else if (c == '{' || c == '[') {
                 depth++;
             } else if (c == '}' || c == ']') {
@@ -354,34 +360,37 @@ final class ImportFile implements ImportSource {
                 line++;
             }
         }
-        byte[] json = Arrays.copyOfRange(buf, pos, i);
-        pos = i;
+        byte[] json = Arrays.copyOfRange(w.buf, w.pos, i);
+        w.pos = i;
         return new ImportBatch.Raw(json, ordinal++, startLine);
     }
 
-    /**
-     * Reads more of the file, keeping the unread bytes from {@code pos} on (moved to the start of the buffer,
-     * which doubles when one statement fills it). False at the end of the file.
-     */
-    private boolean fill() throws IOException {
-        if (eof) {
-            return false;
+    /** The offset after the closing quote of the string whose content starts at {@code i}. */
+    private int afterString(int i) throws IOException, ImportFileException {
+        while (true) {
+            if (i == w.limit) {
+                i = more(i);
+            }
+            byte c = w.buf[i++];
+            if (c == '"') {
+                return i;
+            }
+            if (c == '\\') {
+                if (i == w.limit) {
+                    i = more(i);
+                }
+                i++;
+            }
         }
-        if (pos > 0) {
-            System.arraycopy(buf, pos, buf, 0, limit - pos);
-            limit -= pos;
-            pos = 0;
+    }
+
+    /** Reads more of the file for an object that goes on past what was read; returns where {@code i} has moved. */
+    private int more(int i) throws IOException, ImportFileException {
+        int before = w.pos;
+        if (!w.fill()) {
+            throw changed();
         }
-        if (limit == buf.length) {
-            buf = Arrays.copyOf(buf, buf.length * 2);
-        }
-        int n = in.read(buf, limit, buf.length - limit);
-        if (n < 0) {
-            eof = true;
-            return false;
-        }
-        limit += n;
-        return true;
+        return i - (before - w.pos);
     }
 
     private ImportFileException changed() {

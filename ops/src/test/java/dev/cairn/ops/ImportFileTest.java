@@ -53,6 +53,17 @@ class ImportFileTest {
     }
 
     @Test
+    void illFormedUtf8LateInALargeFileIsReportedAtItsLine() throws Exception {
+        int bad = LINES - 7;
+        byte[] good = objectsWith(bad, "{\"name\": \"Zo\u00eb\"}").toString().getBytes(StandardCharsets.UTF_8);
+        int at = indexOf(good, "Zo".getBytes(StandardCharsets.UTF_8)) + 2;
+        good[at] = (byte) 0xC0; // "ë" as an overlong form: 0xC0 cannot start a UTF-8 sequence
+        Path file = Files.write(dir.resolve("statements.ndjson"), good);
+        ImportFileException e = assertThrows(ImportFileException.class, () -> ImportFile.open(file));
+        assertTrue(e.getMessage().contains("line " + (bad + 1) + ", column"), e.getMessage());
+    }
+
+    @Test
     void aNonObjectLateInALargeFileIsReportedAtItsLine() throws Exception {
         int bad = LINES - 3;
         StringBuilder b = objectsWith(bad, "[1, 2]");
@@ -80,6 +91,15 @@ class ImportFileTest {
 
     private static String object(int i) {
         return "{\"n\":" + i + ",\"pad\":\"" + PAD + "\"}";
+    }
+
+    private static int indexOf(byte[] b, byte[] part) {
+        for (int i = 0; i + part.length <= b.length; i++) {
+            if (java.util.Arrays.equals(b, i, i + part.length, part, 0, part.length)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private Path write(CharSequence content) throws Exception {
