@@ -53,26 +53,31 @@ final class ImportFile implements ImportSource {
     private long line = 1;
     private long ordinal;
 
-    private ImportFile(Path path, Layout layout, long count) throws IOException {
+    private ImportFile(Path path, Layout layout, long count, int window) throws IOException {
         this.path = path;
         this.layout = layout;
         this.count = count;
         this.in = stream(path);
-        this.w = new ByteWindow(in, BUFFER);
+        this.w = new ByteWindow(in, window);
     }
 
     /** Checks the whole file's structure, then opens it for reading statements. */
     static ImportFile open(Path path) throws IOException, ImportFileException {
+        return open(path, BUFFER);
+    }
+
+    /** {@link #open(Path)}, reading statements {@code window} bytes at a time (more when one is longer). */
+    static ImportFile open(Path path, int window) throws IOException, ImportFileException {
         String name = path.toString();
         try {
             if (!isGzip(path) && Files.size(path) >= PARALLEL_CHECK_BYTES && firstByte(path) == '{') {
                 long count = checkNdjsonInParallel(path);
                 if (count >= 0) {
-                    return new ImportFile(path, Layout.NDJSON, count);
+                    return new ImportFile(path, Layout.NDJSON, count, window);
                 }
             }
             try (InputStream in = stream(path); JsonParser p = JSON.createParser(in)) {
-                return check(path, p);
+                return check(path, p, window);
             }
         } catch (JsonParseException e) {
             throw malformed(name, e);
@@ -83,14 +88,14 @@ final class ImportFile implements ImportSource {
         }
     }
 
-    private static ImportFile check(Path path, JsonParser p) throws IOException, ImportFileException {
+    private static ImportFile check(Path path, JsonParser p, int window) throws IOException, ImportFileException {
         String name = path.toString();
         JsonToken t = p.nextToken();
         if (t == null) {
-            return new ImportFile(path, Layout.NDJSON, 0);
+            return new ImportFile(path, Layout.NDJSON, 0, window);
         }
         if (t == JsonToken.START_OBJECT) {
-            return new ImportFile(path, Layout.NDJSON, checkNdjson(name, p));
+            return new ImportFile(path, Layout.NDJSON, checkNdjson(name, p), window);
         }
         if (t != JsonToken.START_ARRAY) {
             throw new ImportFileException(name, at(p.currentTokenLocation()), "neither a JSON array of statements "
@@ -112,7 +117,7 @@ final class ImportFile implements ImportSource {
             throw new ImportFileException(name, at(p.currentTokenLocation()),
                     "unexpected " + describe(t) + " after the end of the statement array");
         }
-        return new ImportFile(path, Layout.ARRAY, count);
+        return new ImportFile(path, Layout.ARRAY, count, window);
     }
 
     /** Counts the objects of NDJSON whose first token {@code p} has just read. */
@@ -343,44 +348,53 @@ final class ImportFile implements ImportSource {
         long startLine = line;
         int i = w.pos;
         int depth = 0;
+        boolean inString = false;
+        boolean escaped = false; // the window ended right after a backslash in a string
         while (true) {
-            if (i == w.limit) {
-                i = more(i);
-            }
-            byte c = w.buf[i++];
-            if (c == '"') {
-                i = afterString(i);
-            } else if (c == '{' || c == '[') {
-                depth++;
-            } else if (c == '}' || c == ']') {
-                if (--depth == 0) {
-                    break;
-                }
-            } else if (c == '\n') {
-                line++;
-            }
-        }
-        byte[] json = Arrays.copyOfRange(w.buf, w.pos, i);
-        w.pos = i;
-        return new ImportBatch.Raw(json, ordinal++, startLine);
-    }
-
-    /** The offset after the closing quote of the string whose content starts at {@code i}. */
-    private int afterString(int i) throws IOException, ImportFileException {
-        while (true) {
-            if (i == w.limit) {
-                i = more(i);
-            }
-            byte c = w.buf[i++];
-            if (c == '"') {
-                return i;
-            }
-            if (c == '\\') {
-                if (i == w.limit) {
-                    i = more(i);
-                }
+            // Locals, not fields, in the loops over every byte: only more() moves the window.
+            byte[] b = w.buf;
+            int limit = w.limit;
+            if (escaped) {
                 i++;
+                escaped = false;
             }
+            while (i < limit) {
+                if (inString) {
+                    byte c;
+                    while (i < limit && (c = b[i]) != '"' && c != '\\') {
+                        i++;
+                    }
+                    if (i == limit) {
+                        break;
+                    }
+                    if (b[i] == '"') {
+                        inString = false;
+                        i++;
+                    } else if (i + 1 < limit) {
+                        i += 2; // the backslash and the byte it escapes
+                    } else {
+                        i++;
+                        escaped = true;
+                        break;
+                    }
+                    continue;
+                }
+                byte c = b[i++];
+                if (c == '"') {
+                    inString = true;
+                } else if (c == '{' || c == '[') {
+                    depth++;
+                } else if (c == '}' || c == ']') {
+                    if (--depth == 0) {
+                        byte[] json = Arrays.copyOfRange(b, w.pos, i);
+                        w.pos = i;
+                        return new ImportBatch.Raw(json, ordinal++, startLine);
+                    }
+                } else if (c == '\n') {
+                    line++;
+                }
+            }
+            i = more(i);
         }
     }
 

@@ -80,6 +80,30 @@ class ImportFileTest {
         assertTrue(e.getMessage().contains("line " + LINES), e.getMessage());
     }
 
+    @Test
+    void statementsAreCutWholeWhereverTheReadWindowEnds() throws Exception {
+        StringBuilder b = new StringBuilder("[\n");
+        java.util.List<String> objects = new java.util.ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            // Escaped quotes and backslashes, braces inside strings, nesting, and an object over two lines.
+            String o = "{\"n\":" + i + ",\"s\":\"" + "\\\"\\\\{[".repeat(i % 13) + "\",\n \"o\":{\"a\":[" + i + ",{}]}}";
+            objects.add(o);
+            b.append(o).append(i < 299 ? ",\n" : "\n]\n");
+        }
+        Path file = write(b);
+        for (int window : new int[] {1, 7, 64, 101}) {
+            try (ImportFile f = ImportFile.open(file, window)) {
+                ImportBatch batch = f.next(1_000);
+                assertEquals(objects.size(), batch.statements().size(), "window " + window);
+                for (int i = 0; i < objects.size(); i++) {
+                    ImportBatch.Raw raw = batch.statements().get(i);
+                    assertEquals(objects.get(i), new String(raw.json(), StandardCharsets.UTF_8), "window " + window);
+                    assertEquals(2 + 2L * i, raw.line(), "line of statement " + i + ", window " + window);
+                }
+            }
+        }
+    }
+
     /** {@link #LINES} lines of one object each, but for line {@code at} (0-based), which is {@code line}. */
     private static StringBuilder objectsWith(int at, String line) {
         StringBuilder b = new StringBuilder();
