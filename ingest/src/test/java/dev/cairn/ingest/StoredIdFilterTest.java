@@ -42,6 +42,25 @@ class StoredIdFilterTest {
     }
 
     @Test
+    void freshIdsStayMostlyProvenAbsentWhenItHoldsThreeTimesWhatItWasSizedFor() {
+        StoredIdFilter filter = loaded(); // sized for 1M ids
+        for (int i = 0; i < 3_000_000; i++) {
+            filter.add(new UUID(1, i));
+        }
+        for (int i = 0; i < 3_000_000; i += 997) {
+            assertTrue(filter.mightContain(new UUID(1, i)));
+        }
+        int falsePositives = 0;
+        for (int i = 0; i < 100_000; i++) {
+            if (filter.mightContain(UUID.randomUUID())) {
+                falsePositives++;
+            }
+        }
+        // One filter of the first size would answer "maybe" for ~9% of fresh ids here, and for nearly all at 10M.
+        assertTrue(falsePositives < 4_000, falsePositives + " of 100,000 fresh ids were not proven absent");
+    }
+
+    @Test
     void untilTheStoreIsLoadedEveryIdMayBeStored() {
         assertTrue(new StoredIdFilter(0).mightContain(UUID.randomUUID()));
     }
