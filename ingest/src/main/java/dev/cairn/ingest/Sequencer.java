@@ -203,7 +203,7 @@ public final class Sequencer implements EventHandler<RingSlot> {
             Statement s = p.statement();
             UUID id = s.id() != null ? s.id() : c.putId() != null ? c.putId() : UUID.randomUUID();
             ids.add(id);
-            long appendedAt = overlay.indexOf(id);
+            long appendedAt = storedIds.mightContain(id) ? overlay.indexOf(id) : -1;
             byte[] existing = appendedAt >= 0 ? appendedJson(appendedAt, id) : stored.get(id);
             if (existing != null) {
                 Statement before = StatementParser.parseOne(existing, XapiVersion.V2_0_0).statement();

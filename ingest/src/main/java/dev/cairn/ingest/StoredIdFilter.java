@@ -144,20 +144,10 @@ final class StoredIdFilter {
 
     // The HASHES bit positions of an id are h1 + i * h2 (double hashing); h2 is odd so they never coincide.
     private static long firstHash(UUID id) {
-        return mix(id.getMostSignificantBits() ^ id.getLeastSignificantBits() * 0x9E3779B97F4A7C15L);
+        return IdHash.of(id);
     }
 
     private static long secondHash(long firstHash, UUID id) {
-        return mix(firstHash ^ id.getLeastSignificantBits()) | 1;
-    }
-
-    /** fmix64 of MurmurHash3: spreads ids that are not random (name-based or hand-made) over the bits. */
-    private static long mix(long h) {
-        h ^= h >>> 33;
-        h *= 0xff51afd7ed558ccdL;
-        h ^= h >>> 33;
-        h *= 0xc4ceb93fe53a87b5L;
-        h ^= h >>> 33;
-        return h;
+        return IdHash.mix(firstHash ^ id.getLeastSignificantBits()) | 1;
     }
 }
