@@ -492,7 +492,7 @@ public final class ProjectionWriter implements AutoCloseable {
             inTransaction = false;
             committed = new Watermark(logIndex, storedMillis, seq);
             if (checkpointer != null) {
-                checkpointer.request();
+                checkpointer.afterCommit(c);
             }
             return committed;
         } catch (SQLException e) {

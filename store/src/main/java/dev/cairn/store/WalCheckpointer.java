@@ -1,6 +1,10 @@
 package dev.cairn.store;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.TimeUnit;
@@ -13,34 +17,72 @@ import org.slf4j.LoggerFactory;
  * stops to copy the committed pages into the database file and sync it, which is what SQLite's automatic
  * checkpoint does inside the committing connection. PASSIVE checkpoints never block the writer or the readers;
  * SQLite starts the log over from its beginning once a checkpoint has copied everything and no reader needs the
- * old frames.
+ * old frames. A projector that commits batch after batch (a replay, a long import) never leaves such a moment, and
+ * the log would grow without end; so once its file passes {@link #MAX_WAL_BYTES}, the writer itself runs a TRUNCATE
+ * checkpoint between two transactions: it copies what the PASSIVE ones left and empties the log file.
  */
 final class WalCheckpointer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WalCheckpointer.class);
+    /** The size past which the log file is emptied: many projector batches' worth. */
+    static final long MAX_WAL_BYTES = 256L << 20;
 
     private final Connection connection;
+    private final Path wal;
+    private final long maxWalBytes;
     private final Thread thread;
     private volatile boolean requested;
     private volatile boolean running = true;
 
-    private WalCheckpointer(Connection connection) {
+    private WalCheckpointer(Connection connection, Path wal, long maxWalBytes) {
         this.connection = connection;
+        this.wal = wal;
+        this.maxWalBytes = maxWalBytes;
         this.thread = new Thread(this::run, "cairn-sqlite-checkpoint");
         this.thread.setDaemon(true);
     }
 
     /** Turns the automatic checkpoint of {@code writer} off and starts checkpointing for it. */
     static WalCheckpointer start(Database db, Connection writer) throws SQLException {
+        return start(db, writer, MAX_WAL_BYTES);
+    }
+
+    /** {@link #start(Database, Connection)}, emptying the log once its file passes {@code maxWalBytes}. */
+    static WalCheckpointer start(Database db, Connection writer, long maxWalBytes) throws SQLException {
+        Path wal;
         try (Statement s = writer.createStatement()) {
             s.execute("PRAGMA wal_autocheckpoint=0");
+            try (ResultSet rs = s.executeQuery("SELECT file FROM pragma_database_list WHERE name = 'main'")) {
+                rs.next();
+                wal = Path.of(rs.getString(1) + "-wal");
+            }
         }
-        WalCheckpointer c = new WalCheckpointer(db.newWriter());
+        WalCheckpointer c = new WalCheckpointer(db.newWriter(), wal, maxWalBytes);
         c.thread.start();
         return c;
     }
 
-    /** Asks for a checkpoint of what is committed now. */
-    void request() {
+    /**
+     * Called by the writer right after each commit, on its own connection: empties the log there when it has grown
+     * past the limit, and asks for a PASSIVE checkpoint of what is committed now.
+     */
+    void afterCommit(Connection writer) {
+        if (walBytes() > maxWalBytes) {
+            long start = System.nanoTime();
+            // One checkpoint at a time (SQLite refuses a second at once), and outside any transaction: the driver
+            // opens the next one right after a commit while auto-commit is off.
+            synchronized (this) {
+                try (Statement s = writer.createStatement()) {
+                    writer.setAutoCommit(true);
+                    checkpoint(s, "TRUNCATE");
+                    writer.setAutoCommit(false);
+                } catch (SQLException e) {
+                    LOG.warn("emptying the SQLite write-ahead log failed (tried again after the next commit): {}",
+                            e.getMessage());
+                }
+            }
+            LOG.debug("the SQLite write-ahead log passed {} bytes; {} bytes after a TRUNCATE checkpoint of {} ms",
+                    maxWalBytes, walBytes(), (System.nanoTime() - start) / 1_000_000);
+        }
         requested = true;
         LockSupport.unpark(thread);
     }
@@ -53,11 +95,25 @@ final class WalCheckpointer implements AutoCloseable {
             }
             requested = false;
             try (Statement s = connection.createStatement()) {
-                s.execute("PRAGMA wal_checkpoint(PASSIVE)");
+                synchronized (this) {
+                    checkpoint(s, "PASSIVE");
+                }
             } catch (SQLException e) {
                 LOG.warn("checkpointing the SQLite write-ahead log failed (retried after the next commit): {}",
                         e.getMessage());
             }
+        }
+    }
+
+    private static void checkpoint(Statement s, String mode) throws SQLException {
+        s.execute("PRAGMA wal_checkpoint(" + mode + ")");
+    }
+
+    private long walBytes() {
+        try {
+            return Files.size(wal);
+        } catch (IOException e) {
+            return 0; // no log file (yet)
         }
     }
 

@@ -1,0 +1,48 @@
+package dev.cairn.store;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** SQLite's write-ahead log stays bounded under a writer that commits transaction after transaction. */
+class WalCheckpointerTest {
+    private static final long MAX_WAL_BYTES = 1 << 20;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aWriterThatNeverPausesStillHasItsLogEmptied() throws Exception {
+        Path file = dir.resolve("cairn.db");
+        Path wal = dir.resolve("cairn.db-wal");
+        try (Database db = Database.open("jdbc:sqlite:" + file); Connection writer = db.newWriter()) {
+            writer.setAutoCommit(false);
+            try (Statement s = writer.createStatement()) {
+                s.execute("CREATE TABLE filler (b BLOB)");
+            }
+            writer.commit();
+            byte[] blob = new byte[64 * 1024];
+            new Random(7).nextBytes(blob);
+            long largest = 0;
+            try (WalCheckpointer checkpointer = WalCheckpointer.start(db, writer, MAX_WAL_BYTES);
+                 PreparedStatement insert = writer.prepareStatement("INSERT INTO filler (b) VALUES (?)")) {
+                for (int i = 0; i < 400; i++) { // 25 MB, one commit right after another, as a replay commits
+                    insert.setBytes(1, blob);
+                    insert.executeUpdate();
+                    writer.commit();
+                    checkpointer.afterCommit(writer);
+                    largest = Math.max(largest, Files.size(wal));
+                }
+            }
+            // The limit plus one commit (64 KB of blob pages); the writer wrote 25 MB in all.
+            assertTrue(largest < MAX_WAL_BYTES + (256 << 10), "the write-ahead log grew to " + largest + " bytes");
+        }
+    }
+}
