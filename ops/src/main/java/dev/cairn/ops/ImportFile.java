@@ -33,9 +33,10 @@ import java.util.zip.ZipException;
  *
  * <p>{@link #open} reads the whole file once with a streaming tokenizer before anything is imported (a large NDJSON
  * file in slices, one per core, with the cheaper {@link JsonObjectSyntax}), so a file that is malformed, truncated or
- * of the wrong shape is refused as a whole with the line and column of the fault, and never half-imported. {@link #next} then reads it a second time and cuts it into one byte array per
- * statement with a plain bracket-and-string scanner, which is much cheaper than tokenizing it again; each
- * statement is parsed and validated later, in parallel.
+ * of the wrong shape is refused as a whole with the line and column of the fault, and never half-imported.
+ * {@link #next} then reads it a second time and cuts it into one byte array per statement with a plain
+ * bracket-and-string scanner, which is much cheaper than tokenizing it again; each statement is parsed and validated
+ * later, in parallel.
  */
 final class ImportFile implements ImportSource {
     private static final JsonFactory JSON = new JsonFactory();
