@@ -113,10 +113,9 @@ public final class Sequencer implements EventHandler<RingSlot> {
                 List<UUID> ids = new ArrayList<>();
                 for (StoredStatement s : ((StatementsStored) e.event()).statements()) {
                     ids.add(s.id());
-                    storedIds.add(s.id());
                     lastStoredMillis = Math.max(lastStoredMillis, s.storedMillis());
                 }
-                overlay.add(e.index(), ids);
+                remember(e.index(), ids);
             }
         }
         if (entries > 0) {
@@ -203,7 +202,7 @@ public final class Sequencer implements EventHandler<RingSlot> {
             Statement s = p.statement();
             UUID id = s.id() != null ? s.id() : c.putId() != null ? c.putId() : UUID.randomUUID();
             ids.add(id);
-            long appendedAt = storedIds.mightContain(id) ? overlay.indexOf(id) : -1;
+            long appendedAt = appendedAt(id);
             byte[] existing = appendedAt >= 0 ? appendedJson(appendedAt, id) : stored.get(id);
             if (existing != null) {
                 Statement before = StatementParser.parseOne(existing, XapiVersion.V2_0_0).statement();
@@ -225,9 +224,23 @@ public final class Sequencer implements EventHandler<RingSlot> {
         appendTimer.record(System.nanoTime() - appendStart, TimeUnit.NANOSECONDS);
         accepted.increment(out.size());
         lastStoredMillis = now;
-        overlay.add(index, newIds);
-        newIds.forEach(storedIds::add);
+        remember(index, newIds);
         return new WriteOutcome.Accepted(ids, index, out.size());
+    }
+
+    /** Records statements the log holds from {@code logIndex} on: the overlay and the filter always agree. */
+    private void remember(long logIndex, List<UUID> ids) {
+        overlay.add(logIndex, ids);
+        ids.forEach(storedIds::add);
+    }
+
+    /**
+     * The log index of the unprojected entry holding {@code id}, or -1. The overlay probes every segment, so the
+     * filter answers first; it is asked again here, not only in {@link #lookUp}, because an earlier request of the
+     * same ring batch may have appended this id since.
+     */
+    private long appendedAt(UUID id) {
+        return storedIds.mightContain(id) ? overlay.indexOf(id) : -1;
     }
 
     /** Decides a document write against its current state: preconditions, the 409 rule, the POST merge. */

@@ -32,12 +32,7 @@ class StoredIdFilterTest {
         for (int i = 0; i < 1_000_000; i++) {
             filter.add(new UUID(0, i)); // sequential, far from random: the hash must still spread them
         }
-        int falsePositives = 0;
-        for (int i = 0; i < 100_000; i++) {
-            if (filter.mightContain(UUID.randomUUID())) {
-                falsePositives++;
-            }
-        }
+        int falsePositives = falsePositivesOf100k(filter);
         assertTrue(falsePositives < 3_000, falsePositives + " of 100,000 fresh ids were not proven absent");
     }
 
@@ -50,12 +45,7 @@ class StoredIdFilterTest {
         for (int i = 0; i < 3_000_000; i += 997) {
             assertTrue(filter.mightContain(new UUID(1, i)));
         }
-        int falsePositives = 0;
-        for (int i = 0; i < 100_000; i++) {
-            if (filter.mightContain(UUID.randomUUID())) {
-                falsePositives++;
-            }
-        }
+        int falsePositives = falsePositivesOf100k(filter);
         // One filter of the first size would answer "maybe" for ~9% of fresh ids here, and for nearly all at 10M.
         assertTrue(falsePositives < 4_000, falsePositives + " of 100,000 fresh ids were not proven absent");
     }
@@ -68,6 +58,17 @@ class StoredIdFilterTest {
     @Test
     void onceLoadedAnIdNeverAddedIsAbsent() {
         assertFalse(loaded().mightContain(UUID.randomUUID()));
+    }
+
+    /** How many of 100,000 random ids, never added, the filter does not prove absent. */
+    private static int falsePositivesOf100k(StoredIdFilter filter) {
+        int falsePositives = 0;
+        for (int i = 0; i < 100_000; i++) {
+            if (filter.mightContain(UUID.randomUUID())) {
+                falsePositives++;
+            }
+        }
+        return falsePositives;
     }
 
     /** A filter of an empty store, loaded. */

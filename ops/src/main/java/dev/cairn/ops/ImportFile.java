@@ -190,7 +190,7 @@ final class ImportFile implements ImportSource {
             ByteWindow w = new ByteWindow(Channels.newInputStream(ch.position(from)), BUFFER);
             long count = 0;
             while (true) {
-                while (w.pos < w.limit && isWhitespace(w.buf[w.pos])) {
+                while (w.pos < w.limit && JsonObjectSyntax.isWhitespace(w.buf[w.pos])) {
                     w.pos++;
                 }
                 if (w.pos == w.limit) {
@@ -219,10 +219,6 @@ final class ImportFile implements ImportSource {
         } catch (IOException e) {
             return null;
         }
-    }
-
-    private static boolean isWhitespace(byte c) {
-        return c == ' ' || c == '\n' || c == '\r' || c == '\t';
     }
 
     /** The offset of the first line at or after {@code from} that starts with '{', or {@code size}. */

@@ -62,7 +62,7 @@ final class JsonObjectSyntax {
                 return INCOMPLETE;
             }
             byte c = b[i++];
-            if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+            if (isWhitespace(c)) {
                 continue;
             }
             switch (state) {
@@ -125,6 +125,11 @@ final class JsonObjectSyntax {
                 }
             }
         }
+    }
+
+    /** The whitespace JSON allows between tokens (and NDJSON between objects). */
+    static boolean isWhitespace(byte c) {
+        return c == ' ' || c == '\n' || c == '\r' || c == '\t';
     }
 
     private void push(int depth, boolean object) {
