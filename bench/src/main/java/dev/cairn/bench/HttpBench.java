@@ -235,12 +235,15 @@ public final class HttpBench {
                     drain(client, corpus, next);
                     sequential(client, corpus, next, 100, batches / 5, batches, ack);
                 }
+                List<String> cpu = new ArrayList<>();
                 for (String ack : new String[] {"", DURABLE}) {
                     for (int writers : new int[] {1, 4, 8}) {
                         drain(client, corpus, next);
-                        concurrent(cairn.port(), corpus, next, writers, writerSeconds, ack);
+                        cpu.add(concurrent(cairn.port(), corpus, next, writers, writerSeconds, ack));
                     }
                 }
+                System.out.println();
+                cpu.forEach(System.out::println);
             }
         } finally {
             ProjectionBench.deleteTree(dir);
@@ -289,8 +292,11 @@ public final class HttpBench {
                 lat.meanMillis());
     }
 
-    private static void concurrent(int port, StatementCorpus corpus, AtomicLong next, int writers, int seconds,
-                                   String ack) throws InterruptedException {
+    /** Runs one row of concurrent writers; returns the CPU each thread used per 1,000 statements answered. */
+    private static String concurrent(int port, StatementCorpus corpus, AtomicLong next, int writers, int seconds,
+                                     String ack) throws InterruptedException {
+        ThreadCpu cpu = ThreadCpu.start();
+        AtomicLong answered = new AtomicLong();
         long warmupNanos = 1_000_000_000L;
         long start = System.nanoTime() + 100_000_000L;
         long measureFrom = start + warmupNanos;
@@ -322,6 +328,7 @@ public final class HttpBench {
                             continue;
                         }
                         long t1 = System.nanoTime();
+                        answered.incrementAndGet();
                         if (now >= measureFrom && t1 <= end) {
                             lat[me].add(t1 - t0);
                             counted[me]++;
@@ -356,6 +363,8 @@ public final class HttpBench {
         System.out.printf("| %d concurrent writer%s of one statement | %s | %,d | **%,.0f** | %.3f | %.3f | %.3f |%n",
                 writers, writers == 1 ? "" : "s", ack.isEmpty() ? "visible" : "durable", total, total / (double) seconds,
                 all.percentileMillis(50), all.percentileMillis(99), all.meanMillis());
+        return String.format("%d writer%s %s: %s", writers, writers == 1 ? "" : "s",
+                ack.isEmpty() ? "visible" : "durable", cpu.perUnit(answered.get(), 1000));
     }
 
     private static byte[] body(StatementCorpus corpus, AtomicLong next, int statements) {

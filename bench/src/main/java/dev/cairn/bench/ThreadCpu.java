@@ -28,6 +28,11 @@ final class ThreadCpu {
         return c;
     }
 
+    /** The name of a thread's pool: numbered threads of one pool (Undertow's workers, writer-3) count as one. */
+    private static String pool(String threadName) {
+        return threadName.replaceAll("[-#]?\\d+$", "");
+    }
+
     /** CPU milliseconds per {@code per} units of work of each thread that used at least 1% of the total, by name. */
     String perUnit(long units, long per) {
         Map<String, Long> byName = new TreeMap<>();
@@ -39,7 +44,7 @@ final class ThreadCpu {
                 continue;
             }
             long used = now - startNanos.getOrDefault(id, 0L);
-            byName.merge(info.getThreadName(), used, Long::sum);
+            byName.merge(pool(info.getThreadName()), used, Long::sum);
             total += used;
         }
         StringBuilder b = new StringBuilder();

@@ -44,6 +44,7 @@ import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,6 +59,11 @@ public final class Cairn implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Cairn.class);
     /** How often a process without a projector reads the watermark (bounds ack=visible latency across processes). */
     private static final long WATERMARK_POLL_MILLIS = 2;
+    /**
+     * How long the projector beside an ingest lets small durable writes gather into one transaction while no writer
+     * waits for visibility; queries see such writes at most this much later.
+     */
+    private static final long PROJECTOR_LINGER_MILLIS = 20;
 
     private final Deque<AutoCloseable> parts = new ArrayDeque<>();
     private final int port;
@@ -82,7 +88,11 @@ public final class Cairn implements AutoCloseable {
             Runnable wakeProjector = () -> { };
             BooleanSupplier projectorRunning = () -> true;
             if (roles.contains(Role.PROJECT)) {
-                ProjectorRunner projector = new ProjectorRunner(new Projector(log, db, tracker, s.projectorBatch()));
+                // Alone, the projector cannot see the ingest process's writers wait, so it never lingers.
+                long linger = roles.contains(Role.INGEST) ? TimeUnit.MILLISECONDS.toNanos(PROJECTOR_LINGER_MILLIS) : 0;
+                ProjectorRunner projector = new ProjectorRunner(new Projector(log, db, tracker, s.projectorBatch()),
+                        linger);
+                tracker.onWaiter(projector::endLinger);
                 projector.start();
                 started(projector);
                 wakeProjector = projector::wake;

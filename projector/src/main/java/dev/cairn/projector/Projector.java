@@ -51,6 +51,8 @@ public final class Projector implements AutoCloseable {
     private long reopenAt;
     /** Chunks being read ahead, oldest first. */
     private final ArrayDeque<Future<Chunk>> ahead = new ArrayDeque<>();
+    /** Whether the last {@link #doWork()} stopped at the end of the log rather than at a full batch. */
+    private boolean caughtUp;
 
     /**
      * Prepared entries that follow the previous chunk's in the log. An empty chunk means the log had nothing more
@@ -76,6 +78,16 @@ public final class Projector implements AutoCloseable {
         return writer.watermark();
     }
 
+    /** Whether the last {@link #doWork()} applied everything the log held (rather than stopping at a full batch). */
+    public boolean caughtUp() {
+        return caughtUp;
+    }
+
+    /** Whether a writer waits for a log entry to become visible. */
+    public boolean awaited() {
+        return tracker.awaited();
+    }
+
     /**
      * Applies the entries after the watermark, up to one batch.
      *
@@ -86,6 +98,7 @@ public final class Projector implements AutoCloseable {
         int entries = 0;
         int statements = 0;
         long lastIndex = -1;
+        caughtUp = false;
         try {
             while (statements < maxStatementsPerBatch) {
                 while (ahead.size() < CHUNKS_AHEAD) {
@@ -99,6 +112,7 @@ public final class Projector implements AutoCloseable {
                     if (entries == 0) {
                         tracker.drained(chunk.lookedAtMillis());
                     }
+                    caughtUp = true;
                     break;
                 }
                 for (PreparedEntry e : chunk.entries()) {

@@ -12,6 +12,11 @@ import org.slf4j.LoggerFactory;
  * Drives a {@link Projector} on its own thread. When a pass finds nothing it backs off from 20 µs up to 2 ms of
  * parking, so an idle projector costs no core while a burst is picked up quickly; {@link #wake()} cuts the wait
  * short when the sequencer has just synced new entries.
+ *
+ * <p>Beside an in-process ingest, after a pass that reached the end of the log the runner lingers up to
+ * {@code linger} before the next one unless a writer waits for visibility ({@code ack=visible}): a stream of small
+ * durable writes is then applied in a few larger transactions instead of one per ring batch, each of which costs
+ * its own commit (a write-ahead log frame per page touched). A writer that starts waiting ends the linger at once.
  */
 public final class ProjectorRunner implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ProjectorRunner.class);
@@ -19,13 +24,22 @@ public final class ProjectorRunner implements AutoCloseable {
     private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
     private final Projector projector;
+    private final long lingerNanos;
     private final Thread thread;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean running = true;
+    private volatile boolean lingering;
     private volatile Throwable failure;
 
+    /** A runner that never lingers: for a projector whose writers wait in another process. */
     public ProjectorRunner(Projector projector) {
+        this(projector, 0);
+    }
+
+    /** @param lingerNanos how long to let small writes gather when no writer waits for visibility; 0 for never */
+    public ProjectorRunner(Projector projector, long lingerNanos) {
         this.projector = projector;
+        this.lingerNanos = lingerNanos;
         this.thread = new Thread(this::run, "cairn-projector");
         this.thread.setDaemon(true);
     }
@@ -60,6 +74,9 @@ public final class ProjectorRunner implements AutoCloseable {
                 }
                 if (done > 0) {
                     park = MIN_PARK_NANOS;
+                    if (projector.caughtUp()) {
+                        linger();
+                    }
                 } else {
                     LockSupport.parkNanos(park);
                     park = Math.min(park * 2, MAX_PARK_NANOS);
@@ -74,6 +91,23 @@ public final class ProjectorRunner implements AutoCloseable {
             LOG.error("projector stopped: {}", t.getMessage(), t);
         } finally {
             stopped.countDown();
+        }
+    }
+
+    private void linger() {
+        long deadline = System.nanoTime() + lingerNanos;
+        long left;
+        lingering = true; // before looking for waiters: a waiter registered after the look sees it and wakes us
+        while (running && !projector.awaited() && (left = deadline - System.nanoTime()) > 0) {
+            LockSupport.parkNanos(left);
+        }
+        lingering = false;
+    }
+
+    /** Ends a linger: a writer has started to wait for visibility. */
+    public void endLinger() {
+        if (lingering) {
+            LockSupport.unpark(thread);
         }
     }
 

@@ -13,10 +13,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Checkpoints SQLite's write-ahead log on its own thread after each projector commit, so that the projector never
+ * Checkpoints SQLite's write-ahead log on its own thread after projector commits, so that the projector never
  * stops to copy the committed pages into the database file and sync it, which is what SQLite's automatic
- * checkpoint does inside the committing connection. PASSIVE checkpoints never block the writer or the readers;
- * SQLite starts the log over from its beginning once a checkpoint has copied everything and no reader needs the
+ * checkpoint does inside the committing connection. At most one checkpoint runs per {@link #INTERVAL_NANOS}: a
+ * stream of small commits (single-statement writes) then costs one copy and two syncs per interval rather than per
+ * commit, and a page that many commits change is copied once. PASSIVE checkpoints never block the writer or the
+ * readers; SQLite starts the log over from its beginning once a checkpoint has copied everything and no reader needs the
  * old frames. A projector that commits batch after batch (a replay, a long import) never leaves such a moment, and
  * the log would grow without end; so once its file passes {@link #MAX_WAL_BYTES}, the writer itself runs a TRUNCATE
  * checkpoint between two transactions: it copies what the PASSIVE ones left and empties the log file.
@@ -25,6 +27,8 @@ final class WalCheckpointer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WalCheckpointer.class);
     /** The size past which the log file is emptied: many projector batches' worth. */
     static final long MAX_WAL_BYTES = 256L << 20;
+    /** The least time between two PASSIVE checkpoints. */
+    static final long INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
     private final Connection connection;
     private final Path wal;
@@ -32,6 +36,7 @@ final class WalCheckpointer implements AutoCloseable {
     private final Thread thread;
     private volatile boolean requested;
     private volatile boolean running = true;
+    private volatile long passiveCheckpoints;
 
     private WalCheckpointer(Connection connection, Path wal, long maxWalBytes) {
         this.connection = connection;
@@ -63,7 +68,8 @@ final class WalCheckpointer implements AutoCloseable {
 
     /**
      * Called by the writer right after each commit, on its own connection: empties the log there when it has grown
-     * past the limit, and asks for a PASSIVE checkpoint of what is committed now.
+     * past the limit, and asks for a PASSIVE checkpoint of what is committed now (run at once when the last one is an
+     * interval old, else when it is).
      */
     void afterCommit(Connection writer) {
         if (walBytes() > maxWalBytes) {
@@ -83,26 +89,37 @@ final class WalCheckpointer implements AutoCloseable {
             LOG.debug("the SQLite write-ahead log passed {} bytes; {} bytes after a TRUNCATE checkpoint of {} ms",
                     maxWalBytes, walBytes(), (System.nanoTime() - start) / 1_000_000);
         }
-        requested = true;
-        LockSupport.unpark(thread);
+        if (!requested) {
+            requested = true;
+            LockSupport.unpark(thread);
+        }
     }
 
     private void run() {
+        long last = System.nanoTime() - INTERVAL_NANOS;
         while (running) {
-            if (!requested) {
-                LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
+            long wait = last + INTERVAL_NANOS - System.nanoTime();
+            if (!requested || wait > 0) {
+                LockSupport.parkNanos(requested ? wait : TimeUnit.SECONDS.toNanos(1));
                 continue;
             }
             requested = false;
+            last = System.nanoTime();
             try (Statement s = connection.createStatement()) {
                 synchronized (this) {
                     checkpoint(s, "PASSIVE");
                 }
+                passiveCheckpoints++;
             } catch (SQLException e) {
                 LOG.warn("checkpointing the SQLite write-ahead log failed (retried after the next commit): {}",
                         e.getMessage());
             }
         }
+    }
+
+    /** PASSIVE checkpoints run so far. */
+    long passiveCheckpoints() {
+        return passiveCheckpoints;
     }
 
     private static void checkpoint(Statement s, String mode) throws SQLException {

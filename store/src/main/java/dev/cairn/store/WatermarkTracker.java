@@ -21,6 +21,7 @@ public final class WatermarkTracker {
     private final ConcurrentSkipListMap<Long, CompletableFuture<Watermark>> waiters = new ConcurrentSkipListMap<>();
     private volatile Watermark current;
     private volatile long drainedAtMillis;
+    private volatile Runnable onWaiter = () -> { };
 
     public WatermarkTracker(Watermark initial, Clock clock) {
         this.current = initial;
@@ -44,6 +45,16 @@ public final class WatermarkTracker {
         }
     }
 
+    /** Sets what runs when a writer starts waiting for visibility (an in-process projector's wake-up). */
+    public void onWaiter(Runnable r) {
+        onWaiter = r;
+    }
+
+    /** Whether a writer waits for an entry to become visible. */
+    public boolean awaited() {
+        return !waiters.isEmpty();
+    }
+
     /** Called when the projector found no entry after the watermark; {@code sinceMillis} is read before looking. */
     public void drained(long sinceMillis) {
         drainedAtMillis = sinceMillis;
@@ -62,6 +73,8 @@ public final class WatermarkTracker {
         if (again.logIndex() >= logIndex) {
             waiters.remove(logIndex, f);
             f.complete(again);
+        } else {
+            onWaiter.run();
         }
         return f;
     }

@@ -11,7 +11,10 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** SQLite's write-ahead log stays bounded under a writer that commits transaction after transaction. */
+/**
+ * SQLite's write-ahead log stays bounded under a writer that commits transaction after transaction, and a stream of
+ * small commits is checkpointed once per interval, not once per commit.
+ */
 class WalCheckpointerTest {
     private static final long MAX_WAL_BYTES = 1 << 20;
 
@@ -43,6 +46,42 @@ class WalCheckpointerTest {
             }
             // The limit plus one commit (64 KB of blob pages); the writer wrote 25 MB in all.
             assertTrue(largest < MAX_WAL_BYTES + (256 << 10), "the write-ahead log grew to " + largest + " bytes");
+        }
+    }
+
+    @Test
+    void smallCommitsAreCheckpointedOncePerIntervalAndTheLastOneToo() throws Exception {
+        try (Database db = Database.open("jdbc:sqlite:" + dir.resolve("cairn.db")); Connection writer = db.newWriter()) {
+            writer.setAutoCommit(false);
+            try (Statement s = writer.createStatement()) {
+                s.execute("CREATE TABLE counter (n INTEGER)");
+            }
+            writer.commit();
+            try (WalCheckpointer checkpointer = WalCheckpointer.start(db, writer);
+                 PreparedStatement insert = writer.prepareStatement("INSERT INTO counter (n) VALUES (?)")) {
+                long start = System.nanoTime();
+                int commits = 300;
+                for (int i = 0; i < commits; i++) { // what single-statement writes leave: one small commit each
+                    insert.setInt(1, i);
+                    insert.executeUpdate();
+                    writer.commit();
+                    checkpointer.afterCommit(writer);
+                }
+                long intervals = (System.nanoTime() - start) / WalCheckpointer.INTERVAL_NANOS;
+                long during = checkpointer.passiveCheckpoints();
+                assertTrue(during <= intervals + 1, during + " checkpoints during " + commits + " commits that took "
+                        + intervals + " whole intervals");
+                insert.setInt(1, commits);
+                insert.executeUpdate();
+                writer.commit();
+                checkpointer.afterCommit(writer);
+                long deadline = System.nanoTime() + 5 * WalCheckpointer.INTERVAL_NANOS;
+                while (checkpointer.passiveCheckpoints() == during && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                }
+                assertTrue(checkpointer.passiveCheckpoints() > during, "a commit after the last checkpoint is "
+                        + "checkpointed once the interval has passed");
+            }
         }
     }
 }
