@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -70,14 +71,37 @@ final class ActivityDefinitions {
         }
     }
 
-    /** Merges each definition into the activity's stored one, in order. */
-    static void merge(List<Defined> defined, ProjectionWriter writer) {
-        try {
-            for (Defined d : defined) {
-                merge(d, writer);
+    /**
+     * Merges definitions into the stored ones. Most statements repeat the definition their activity was given last:
+     * merging it again changes nothing, so that is skipped without reading, parsing or writing the stored one.
+     * What was given last is forgotten with the transaction it was merged in ({@link #forget}).
+     */
+    static final class Merger {
+        private static final int REMEMBERED = 10_000;
+        private final Map<String, ObjectNode> lastGiven = new LinkedHashMap<>(REMEMBERED, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, ObjectNode> eldest) {
+                return size() > REMEMBERED;
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot merge a stored activity definition", e);
+        };
+
+        /** Merges each definition into the activity's stored one, in order. */
+        void merge(List<Defined> defined, ProjectionWriter writer) {
+            try {
+                for (Defined d : defined) {
+                    if (!d.definition().equals(lastGiven.get(d.activityId()))) {
+                        ActivityDefinitions.merge(d, writer);
+                        lastGiven.put(d.activityId(), d.definition());
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot merge a stored activity definition", e);
+            }
+        }
+
+        /** Forgets every definition merged so far: the transaction they were merged in was rolled back or dropped. */
+        void forget() {
+            lastGiven.clear();
         }
     }
 

@@ -43,6 +43,7 @@ public final class Projector implements AutoCloseable {
     private final EventLog log;
     private final ProjectionWriter writer;
     private final WatermarkTracker tracker;
+    private final ActivityDefinitions.Merger definitions = new ActivityDefinitions.Merger();
     private final int maxStatementsPerBatch;
     /** Reads and prepares chunks, in log order; the only thread that touches {@link #tailer}. */
     private final ExecutorService reader;
@@ -127,6 +128,7 @@ public final class Projector implements AutoCloseable {
             }
         } catch (RuntimeException ex) {
             writer.rollback();
+            definitions.forget();
             discardReadAhead();
             throw ex;
         }
@@ -199,7 +201,7 @@ public final class Projector implements AutoCloseable {
         }
         for (PreparedEntry.Prepared p : prepared.statements()) {
             writer.add(p.projected());
-            ActivityDefinitions.merge(p.definitions(), writer);
+            definitions.merge(p.definitions(), writer);
             AgentNames.record(p.names(), writer);
         }
         for (AttachmentContent a : ((StatementsStored) prepared.entry().event()).attachments()) {
@@ -211,6 +213,7 @@ public final class Projector implements AutoCloseable {
     public void dropProjection(Database db) {
         discardReadAhead();
         writer.dropProjection(db);
+        definitions.forget();
         reopenAt = writer.watermark().logIndex();
         tracker.advanced(writer.watermark());
     }
