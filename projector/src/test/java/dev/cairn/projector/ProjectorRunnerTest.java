@@ -15,6 +15,8 @@ import java.time.Clock;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,8 +29,38 @@ class ProjectorRunnerTest {
 
     @TempDir
     Path dir;
+    private EventLog log;
+    private Database db;
+    private LogAppender appender;
+    private WatermarkTracker tracker;
+    private ProjectorRunner runner;
 
-    private static long append(LogAppender appender) {
+    @BeforeEach
+    void open() {
+        log = EventLog.open(dir.resolve("log"));
+        db = Database.open("jdbc:sqlite:" + dir.resolve("cairn.db"));
+        appender = log.appender();
+        tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
+    }
+
+    @AfterEach
+    void close() {
+        if (runner != null) {
+            runner.close();
+        }
+        appender.close();
+        db.close();
+        log.close();
+    }
+
+    /** Starts a runner wired as serve wires it beside an ingest: a waiting writer ends its linger. */
+    private void startRunner(long lingerNanos) {
+        runner = new ProjectorRunner(new Projector(log, db, tracker, 100), lingerNanos);
+        tracker.onWaiter(runner::endLinger);
+        runner.start();
+    }
+
+    private long append() {
         UUID id = UUID.randomUUID();
         String json = "{\"id\":\"" + id + "\",\"actor\":{\"mbox\":\"mailto:a@example.com\"},"
                 + "\"verb\":{\"id\":\"http://adlnet.gov/expapi/verbs/completed\"},"
@@ -39,60 +71,41 @@ class ProjectorRunnerTest {
         return index;
     }
 
-    private static void awaitApplied(WatermarkTracker tracker, long index) throws Exception {
+    /** Waits as an ack=visible write does; gives up after 10 s, a third of the long linger. */
+    private void awaitApplied(long index) throws Exception {
         tracker.awaitVisible(index).get(10, TimeUnit.SECONDS);
     }
 
     @Test
     void whileNoWriterWaitsAnotherWriteWaitsForTheLinger() throws Exception {
-        try (EventLog log = EventLog.open(dir.resolve("log")); Database db = Database.open("jdbc:sqlite:" + dir.resolve("cairn.db"));
-             LogAppender appender = log.appender()) {
-            WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
-            try (ProjectorRunner runner = new ProjectorRunner(new Projector(log, db, tracker, 100), LONG_LINGER_NANOS)) {
-                tracker.onWaiter(runner::endLinger);
-                runner.start();
-                long first = append(appender);
-                awaitApplied(tracker, first); // the first write after a quiet spell is applied at once
-                long second = append(appender);
-                runner.wake(); // what the sequencer does after each sync: it does not end the linger
-                Thread.sleep(300);
-                assertTrue(tracker.current().logIndex() < second, "the second write gathers with later ones");
-                assertEquals(first, tracker.current().logIndex());
-            }
-        }
+        startRunner(LONG_LINGER_NANOS);
+        long first = append();
+        awaitApplied(first); // the first write after a quiet spell is applied at once
+        long second = append();
+        runner.wake(); // what the sequencer does after each sync: it does not end the linger
+        Thread.sleep(300);
+        assertTrue(tracker.current().logIndex() < second, "the second write gathers with later ones");
+        assertEquals(first, tracker.current().logIndex());
     }
 
     @Test
     void aWriterThatStartsWaitingEndsTheLinger() throws Exception {
-        try (EventLog log = EventLog.open(dir.resolve("log")); Database db = Database.open("jdbc:sqlite:" + dir.resolve("cairn.db"));
-             LogAppender appender = log.appender()) {
-            WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
-            try (ProjectorRunner runner = new ProjectorRunner(new Projector(log, db, tracker, 100), LONG_LINGER_NANOS)) {
-                tracker.onWaiter(runner::endLinger);
-                runner.start();
-                awaitApplied(tracker, append(appender));
-                long second = append(appender);
-                awaitApplied(tracker, second); // as ack=visible does; it gives up after 10 s, a third of the linger
-                assertEquals(second, tracker.current().logIndex());
-            }
-        }
+        startRunner(LONG_LINGER_NANOS);
+        awaitApplied(append());
+        long second = append();
+        awaitApplied(second);
+        assertEquals(second, tracker.current().logIndex());
     }
 
     @Test
     void withoutLingerEveryWriteIsAppliedAtOnce() throws Exception {
-        try (EventLog log = EventLog.open(dir.resolve("log")); Database db = Database.open("jdbc:sqlite:" + dir.resolve("cairn.db"));
-             LogAppender appender = log.appender()) {
-            WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
-            try (ProjectorRunner runner = new ProjectorRunner(new Projector(log, db, tracker, 100))) {
-                runner.start();
-                append(appender);
-                long second = append(appender);
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                while (tracker.current().logIndex() < second && System.nanoTime() < deadline) {
-                    Thread.sleep(5); // no writer waits: the runner's own polling applies it
-                }
-                assertEquals(second, tracker.current().logIndex());
-            }
+        startRunner(0);
+        append();
+        long second = append();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (tracker.current().logIndex() < second && System.nanoTime() < deadline) {
+            Thread.sleep(5); // no writer waits: the runner's own polling applies it
         }
+        assertEquals(second, tracker.current().logIndex());
     }
 }
