@@ -31,12 +31,10 @@ public final class ProjectorRunner implements AutoCloseable {
     private volatile boolean lingering;
     private volatile Throwable failure;
 
-    /** A runner that never lingers: for a projector whose writers wait in another process. */
-    public ProjectorRunner(Projector projector) {
-        this(projector, 0);
-    }
-
-    /** @param lingerNanos how long to let small writes gather when no writer waits for visibility; 0 for never */
+    /**
+     * @param lingerNanos how long to let small writes gather when no writer waits for visibility; 0 for never (a
+     *                    projector whose writers wait in another process)
+     */
     public ProjectorRunner(Projector projector, long lingerNanos) {
         this.projector = projector;
         this.lingerNanos = lingerNanos;
@@ -74,7 +72,7 @@ public final class ProjectorRunner implements AutoCloseable {
                 }
                 if (done > 0) {
                     park = MIN_PARK_NANOS;
-                    if (projector.caughtUp()) {
+                    if (lingerNanos > 0 && projector.caughtUp()) {
                         linger();
                     }
                 } else {
