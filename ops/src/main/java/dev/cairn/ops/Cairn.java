@@ -92,7 +92,6 @@ public final class Cairn implements AutoCloseable {
                 long linger = roles.contains(Role.INGEST) ? TimeUnit.MILLISECONDS.toNanos(PROJECTOR_LINGER_MILLIS) : 0;
                 ProjectorRunner projector = new ProjectorRunner(new Projector(log, db, tracker, s.projectorBatch()),
                         linger);
-                tracker.onWaiter(projector::endLinger);
                 projector.start();
                 started(projector);
                 wakeProjector = projector::wake;

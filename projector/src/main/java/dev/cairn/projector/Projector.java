@@ -80,13 +80,18 @@ public final class Projector implements AutoCloseable {
     }
 
     /** Whether the last {@link #doWork()} applied everything the log held (rather than stopping at a full batch). */
-    public boolean caughtUp() {
+    boolean caughtUp() {
         return caughtUp;
     }
 
     /** Whether a writer waits for a log entry to become visible. */
-    public boolean awaited() {
+    boolean awaited() {
         return tracker.awaited();
+    }
+
+    /** Runs {@code r} whenever a writer starts waiting for a log entry to become visible. */
+    void onWaiter(Runnable r) {
+        tracker.onWaiter(r);
     }
 
     /**

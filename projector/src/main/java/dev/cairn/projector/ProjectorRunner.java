@@ -40,6 +40,9 @@ public final class ProjectorRunner implements AutoCloseable {
         this.lingerNanos = lingerNanos;
         this.thread = new Thread(this::run, "cairn-projector");
         this.thread.setDaemon(true);
+        if (lingerNanos > 0) {
+            projector.onWaiter(this::endLinger); // a lingering runner must hear of every writer that starts waiting
+        }
     }
 
     public void start() {
@@ -103,7 +106,7 @@ public final class ProjectorRunner implements AutoCloseable {
     }
 
     /** Ends a linger: a writer has started to wait for visibility. */
-    public void endLinger() {
+    private void endLinger() {
         if (lingering) {
             LockSupport.unpark(thread);
         }

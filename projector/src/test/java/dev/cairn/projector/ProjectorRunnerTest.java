@@ -53,10 +53,8 @@ class ProjectorRunnerTest {
         log.close();
     }
 
-    /** Starts a runner wired as serve wires it beside an ingest: a waiting writer ends its linger. */
     private void startRunner(long lingerNanos) {
         runner = new ProjectorRunner(new Projector(log, db, tracker, 100), lingerNanos);
-        tracker.onWaiter(runner::endLinger);
         runner.start();
     }
 

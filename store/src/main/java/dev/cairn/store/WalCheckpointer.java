@@ -18,10 +18,10 @@ import org.slf4j.LoggerFactory;
  * checkpoint does inside the committing connection. At most one checkpoint runs per {@link #INTERVAL_NANOS}: a
  * stream of small commits (single-statement writes) then costs one copy and two syncs per interval rather than per
  * commit, and a page that many commits change is copied once. PASSIVE checkpoints never block the writer or the
- * readers; SQLite starts the log over from its beginning once a checkpoint has copied everything and no reader needs the
- * old frames. A projector that commits batch after batch (a replay, a long import) never leaves such a moment, and
- * the log would grow without end; so once its file passes {@link #MAX_WAL_BYTES}, the writer itself runs a TRUNCATE
- * checkpoint between two transactions: it copies what the PASSIVE ones left and empties the log file.
+ * readers; SQLite starts the log over from its beginning once a checkpoint has copied everything and no reader
+ * needs the old frames. A projector that commits batch after batch (a replay, a long import) never leaves such a
+ * moment, and the log would grow without end; so once its file passes {@link #MAX_WAL_BYTES}, the writer itself
+ * runs a TRUNCATE checkpoint between two transactions: it copies what the PASSIVE ones left and empties the log file.
  */
 final class WalCheckpointer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WalCheckpointer.class);
