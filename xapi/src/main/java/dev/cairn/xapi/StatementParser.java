@@ -57,6 +57,7 @@ public final class StatementParser {
     private byte[] source;
     private final JsonPath path = new JsonPath();
     private JsonParser p;
+    private final DocumentStream documents = new DocumentStream(FACTORY);
     private boolean busy;
     /** The (start, end) offsets of the current statement's kept members; copied out at its end. */
     private int[] members = new int[16];
@@ -102,23 +103,14 @@ public final class StatementParser {
     }
 
     /** Parses a POST body: one statement object or an array of them. */
+    @SuppressWarnings("unchecked")
     public static List<ParsedStatement> parseBatch(byte[] body, XapiVersion version) {
-        StatementParser parser = acquire(body, version);
-        try {
-            return parser.run(true);
-        } finally {
-            parser.release();
-        }
+        return (List<ParsedStatement>) parse(body, version, Content.STATEMENTS);
     }
 
     /** Parses a PUT body: exactly one statement object. */
     public static ParsedStatement parseOne(byte[] body, XapiVersion version) {
-        StatementParser parser = acquire(body, version);
-        try {
-            return parser.run(false).get(0);
-        } finally {
-            parser.release();
-        }
+        return (ParsedStatement) parse(body, version, Content.STATEMENT);
     }
 
     /**
@@ -126,21 +118,10 @@ public final class StatementParser {
      * parameter in errors.
      */
     public static Actor parseActor(byte[] json, XapiVersion version, String where) {
-        StatementParser parser = acquire(json, version);
-        try (JsonParser p = FACTORY.createParser(json)) {
-            parser.p = p;
-            p.nextToken();
-            Actor actor = (Actor) parser.objectLike(Expect.ACTOR);
-            if (p.nextToken() != null) {
-                throw new XapiException("$", "json.trailing", "unexpected content after the end of the JSON value");
-            }
-            return actor;
+        try {
+            return (Actor) parse(json, version, Content.ACTOR);
         } catch (XapiException e) {
             throw new XapiException(where + " " + e.where(), e.code(), e.getMessage());
-        } catch (IOException e) {
-            throw new XapiException(where, "json.malformed", "malformed JSON: " + e.getMessage());
-        } finally {
-            parser.release();
         }
     }
 
@@ -149,59 +130,116 @@ public final class StatementParser {
      * rules a definition inside a statement follows.
      */
     public static ActivityDefinition parseActivityDefinition(byte[] json) {
-        StatementParser parser = acquire(json, XapiVersion.V2_0_0);
-        try (JsonParser p = FACTORY.createParser(json)) {
-            parser.p = p;
-            p.nextToken();
-            ActivityDefinition definition = parser.definition();
-            if (p.nextToken() != null) {
-                throw new XapiException("$", "json.trailing", "unexpected content after the end of the JSON value");
-            }
-            return definition;
-        } catch (IOException e) {
-            throw new XapiException("$", "json.malformed", "malformed JSON: " + e.getMessage());
+        return (ActivityDefinition) parse(json, XapiVersion.V2_0_0, Content.DEFINITION);
+    }
+
+    /** What a body holds, by entry point. */
+    private enum Content { STATEMENTS, STATEMENT, ACTOR, DEFINITION }
+
+    private static Object parse(byte[] body, XapiVersion version, Content content) {
+        StatementParser parser = acquire(body, version);
+        try {
+            return parser.run(content);
         } finally {
             parser.release();
         }
     }
 
-    private List<ParsedStatement> run(boolean arrayAllowed) {
-        try (JsonParser parser = FACTORY.createParser(source)) {
-            p = parser;
+    private Object run(Content content) {
+        boolean readToTheEnd = false;
+        if (wideEncoding(source)) {
+            throw new XapiException("$", "json.encoding", "the body is in UTF-16 or UTF-32; send JSON in UTF-8");
+        }
+        try {
+            p = documents.open(source);
             JsonToken t = p.nextToken();
             if (t == null) {
-                throw new XapiException("$", "json.empty", "the request body is empty; send a statement as JSON");
+                throw new XapiException("$", "json.empty", content == Content.ACTOR
+                        ? "the value is empty; send an Agent or Group as JSON" : "the body is empty; send JSON");
             }
-            List<ParsedStatement> out;
-            if (t == JsonToken.START_ARRAY && arrayAllowed) {
-                out = new ArrayList<>();
-                path.pushIndex(0);
-                int i = 0;
-                while (p.nextToken() != JsonToken.END_ARRAY) {
-                    path.setIndex(i++);
-                    out.add(topStatement());
+            Object value = switch (content) {
+                case STATEMENTS -> t == JsonToken.START_ARRAY ? batch() : List.of(statement(true));
+                case STATEMENT -> statement(false);
+                case ACTOR -> objectLike(Expect.ACTOR);
+                case DEFINITION -> definition();
+            };
+            for (int i = tokenOffset() + 1; i < source.length; i++) {
+                if (!isSpace(source[i])) {
+                    throw new XapiException("$", "json.trailing", "unexpected content after the end of the JSON value ("
+                            + lineAndColumn(i) + ")");
                 }
-                path.pop();
-                if (out.isEmpty()) {
-                    throw new XapiException("$", "batch.empty", "the statement array is empty");
-                }
-            } else if (t == JsonToken.START_OBJECT) {
-                out = List.of(topStatement());
-            } else {
-                throw new XapiException("$", "property.type", arrayAllowed
-                        ? "expected a statement object or an array of statements" : "expected a statement object");
             }
-            if (p.nextToken() != null) {
-                throw new XapiException("$", "json.trailing", "unexpected content after the end of the JSON value");
-            }
-            return out;
+            readToTheEnd = true;
+            return value;
         } catch (JsonParseException e) {
-            String msg = e.getOriginalMessage();
-            throw new XapiException(path.format(), "json.malformed", "malformed JSON: " + msg + " (line "
-                    + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")");
+            long at = e.getLocation().getByteOffset();
+            String where = at >= 0 ? lineAndColumn(Math.min(documents.offset(at), source.length))
+                    : "line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
+            throw new XapiException(path.format(), "json.malformed", "malformed JSON: " + e.getOriginalMessage()
+                    + " (" + where + ")");
         } catch (IOException e) {
             throw new XapiException(path.format(), "json.malformed", "malformed JSON: " + e.getMessage());
+        } finally {
+            finish(readToTheEnd);
         }
+    }
+
+    private List<ParsedStatement> batch() throws IOException {
+        List<ParsedStatement> out = new ArrayList<>();
+        path.pushIndex(0);
+        int i = 0;
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+            path.setIndex(i++);
+            out.add(topStatement());
+        }
+        path.pop();
+        if (out.isEmpty()) {
+            throw new XapiException("$", "batch.empty", "the statement array is empty");
+        }
+        return out;
+    }
+
+    private ParsedStatement statement(boolean arrayAllowed) throws IOException {
+        if (p.currentToken() != JsonToken.START_OBJECT) {
+            throw new XapiException("$", "property.type", arrayAllowed
+                    ? "expected a statement object or an array of statements" : "expected a statement object");
+        }
+        return topStatement();
+    }
+
+    /** A byte order mark of UTF-16 or UTF-32, or a zero byte among the first four (JSON in UTF-8 has none). */
+    private static boolean wideEncoding(byte[] body) {
+        if (body.length >= 2 && ((body[0] == (byte) 0xFE && body[1] == (byte) 0xFF)
+                || (body[0] == (byte) 0xFF && body[1] == (byte) 0xFE))) {
+            return true;
+        }
+        for (int i = 0; i < Math.min(4, body.length); i++) {
+            if (body[i] == 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void finish(boolean readToTheEnd) {
+        try {
+            documents.finish(p, readToTheEnd);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** "line L, column C" (both from 1) of a byte offset in the body, for errors. */
+    private String lineAndColumn(int offset) {
+        int line = 1;
+        int lineStart = 0;
+        for (int i = 0; i < offset; i++) {
+            if (source[i] == '\n') {
+                line++;
+                lineStart = i + 1;
+            }
+        }
+        return "line " + line + ", column " + (offset - lineStart + 1);
     }
 
     private ParsedStatement topStatement() throws IOException {
@@ -277,7 +315,7 @@ public final class StatementParser {
      * token, and for a field name into the value after it, from where the name's opening quote is found.
      */
     private int tokenOffset() {
-        int token = (int) ((ParserBase) p).getTokenCharacterOffset() - 1;
+        int token = documents.offset(((ParserBase) p).getTokenCharacterOffset()) - 1;
         return p.currentToken() == JsonToken.FIELD_NAME ? nameStart(token) : token;
     }
 
@@ -369,9 +407,8 @@ public final class StatementParser {
     }
 
     private XapiException duplicate(String name) {
-        var at = p.currentTokenLocation();
         return new XapiException(path.format(name), "property.duplicate", "property '" + name
-                + "' appears twice in the same object (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")");
+                + "' appears twice in the same object (" + lineAndColumn(tokenOffset()) + ")");
     }
 
     /** The offset just past a member's value, found from the start of the next token. */

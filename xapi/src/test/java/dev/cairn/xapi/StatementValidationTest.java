@@ -622,6 +622,6 @@ class StatementValidationTest {
         return Stream.of(
                 bad("2.2 an agent parameter with a bad mbox", "{'mbox':'a@example.com'}", "agent $.mbox", "mbox.invalid"),
                 bad("2.2 an agent parameter without an IFI", "{'name':'x'}", "agent $", "ifi.missing"),
-                bad("2.2 an agent parameter that is not JSON", "{'mbox'", "agent", "json.malformed"));
+                bad("2.2 an agent parameter that is not JSON", "{'mbox'", "agent $", "json.malformed"));
     }
 }
