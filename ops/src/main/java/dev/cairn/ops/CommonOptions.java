@@ -60,7 +60,7 @@ final class CommonOptions {
             description = "Slots in the ingest ring, a power of two; a full ring answers 503 (env CAIRN_RING_SIZE; default: ${DEFAULT-VALUE}).")
     int ringSize;
 
-    @Option(names = "--projector-batch", defaultValue = "5000",
+    @Option(names = "--projector-batch", defaultValue = "20000",
             description = "Most statements the projector applies per transaction (env CAIRN_PROJECTOR_BATCH; default: ${DEFAULT-VALUE}).")
     int projectorBatch;
 

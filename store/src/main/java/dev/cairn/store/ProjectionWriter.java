@@ -28,10 +28,12 @@ import java.util.UUID;
 public final class ProjectionWriter implements AutoCloseable {
     private static final int SCOPE_ALL = 0;
     private static final int SCOPE_NARROW = 1;
+    /** Statement rows held in the driver's batch at most: a large transaction keeps few statements in memory. */
+    private static final int MAX_PENDING_ROWS = 1_000;
 
     private final Connection c;
     private final PreparedStatement insertStatement, selectKeys, updateKeys, selectReferrers, setVoided, findKey,
-            insertKey, maxKeyId, referencedIds, insertMatch, deleteMatch, insertRef, advance, readWatermark, putDocument, deleteDocument,
+            insertKey, maxKeyId, referencedIds, deleteMatch, insertRef, advance, readWatermark, putDocument, deleteDocument,
             deleteDocuments, activityDefinition, putActivityDefinition, addAgentName, putAttachment;
     private final Map<FilterKey, Long> keyIds = new HashMap<>();
     /** SQLite only: checkpoints the write-ahead log off this writer's thread; null on PostgreSQL. */
@@ -44,7 +46,7 @@ public final class ProjectionWriter implements AutoCloseable {
     private final java.util.Set<String> agentNames = java.util.Collections.newSetFromMap(lru(50_000));
     private Watermark committed;
     private boolean inTransaction;
-    private int pendingMatches;
+    private final PendingMatches matches;
     private int pendingRows;
     /**
      * Ids of the statements, and targets of the StatementRefs, among the pending rows: a lookup of anything else
@@ -71,7 +73,7 @@ public final class ProjectionWriter implements AutoCloseable {
             findKey = c.prepareStatement(db.sql("find_key"));
             insertKey = c.prepareStatement(db.sql("insert_key"));
             maxKeyId = c.prepareStatement(db.sql("max_key_id"));
-            insertMatch = c.prepareStatement(db.sql("insert_match"));
+            matches = new PendingMatches(c, db.sql("insert_match"));
             deleteMatch = c.prepareStatement(db.sql("delete_match"));
             insertRef = c.prepareStatement(db.sql("insert_ref"));
             advance = c.prepareStatement(db.sql("advance_watermark"));
@@ -153,6 +155,9 @@ public final class ProjectionWriter implements AutoCloseable {
                 }
             }
             propagate(referrers, keys);
+            if (pendingRows >= MAX_PENDING_ROWS) {
+                flushRows();
+            }
         } catch (SQLException e) {
             throw new StoreException("cannot project statement " + s.id() + ": " + e.getMessage(), e);
         }
@@ -370,7 +375,7 @@ public final class ProjectionWriter implements AutoCloseable {
     /** Marks a statement voided and removes its match rows; it stays readable by voidedStatementId. */
     private void voidStatement(StoredKeys target) throws SQLException {
         flushRows();
-        flushMatches(); // the rows to delete may still be in the batch
+        matches.flush(); // the rows to delete may still be pending
         setVoided.setLong(1, target.seq());
         setVoided.executeUpdate();
         for (int i = 0; i < target.keys().size(); i++) {
@@ -382,10 +387,9 @@ public final class ProjectionWriter implements AutoCloseable {
         }
     }
 
-    private void insertMatches(MatchKeys keys, long mySeq) throws SQLException {
+    private void insertMatches(MatchKeys keys, long mySeq) {
         for (int i = 0; i < keys.size(); i++) {
-            long e = keys.get(i);
-            insertMatch(MatchKeys.keyId(e), MatchKeys.scope(e), mySeq);
+            matches.add(keys.get(i), mySeq);
         }
     }
 
@@ -415,19 +419,6 @@ public final class ProjectionWriter implements AutoCloseable {
     }
 
     /**
-     * Match rows are the bulk of what projection writes and nothing reads them back before the commit (only a
-     * voiding deletes some, after {@link #flushMatches()}), so they go in JDBC batches: one round trip per
-     * transaction instead of one per row; PostgreSQL's driver turns them into multi-row inserts.
-     */
-    private void insertMatch(long keyId, int scope, long mySeq) throws SQLException {
-        insertMatch.setLong(1, keyId);
-        insertMatch.setInt(2, scope);
-        insertMatch.setLong(3, mySeq);
-        insertMatch.addBatch();
-        pendingMatches++;
-    }
-
-    /**
      * Statement and statement_ref rows are batched too, but they are read back when a StatementRef or a voiding
      * meets its target in the same transaction: a read that needs a pending row flushes them first.
      */
@@ -441,12 +432,6 @@ public final class ProjectionWriter implements AutoCloseable {
         }
     }
 
-    private void flushMatches() throws SQLException {
-        if (pendingMatches > 0) {
-            insertMatch.executeBatch();
-            pendingMatches = 0;
-        }
-    }
 
     private long keyId(FilterKey key) throws SQLException {
         Long cached = keyIds.get(key);
@@ -479,7 +464,7 @@ public final class ProjectionWriter implements AutoCloseable {
     public Watermark commit(long logIndex) {
         try {
             flushRows();
-            flushMatches();
+            matches.flush();
             advance.setLong(1, logIndex);
             advance.setLong(2, storedMillis);
             advance.setLong(3, seq);
@@ -505,13 +490,12 @@ public final class ProjectionWriter implements AutoCloseable {
     /** Drops everything added since the last commit. */
     public void rollback() {
         try {
-            insertMatch.clearBatch();
+            matches.clear();
             insertStatement.clearBatch();
             insertRef.clearBatch();
             pendingRows = 0;
             pendingIds.clear();
             pendingRefTargets.clear();
-            pendingMatches = 0;
             c.rollback();
         } catch (SQLException e) {
             throw new StoreException("cannot roll back the projection transaction: " + e.getMessage(), e);

