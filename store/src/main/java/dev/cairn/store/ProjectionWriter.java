@@ -8,7 +8,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -30,12 +29,18 @@ public final class ProjectionWriter implements AutoCloseable {
     private static final int SCOPE_NARROW = 1;
     /** Statement rows held in the driver's batch at most: a large transaction keeps few statements in memory. */
     private static final int MAX_PENDING_ROWS = 1_000;
+    /** Filter key ids remembered at most (~150 B each). */
+    private static final int KEY_CACHE_SIZE = 200_000;
 
     private final Connection c;
     private final PreparedStatement insertStatement, selectKeys, updateKeys, selectReferrers, setVoided, findKey,
             insertKey, maxKeyId, referencedIds, deleteMatch, insertRef, advance, readWatermark, putDocument, deleteDocument,
             deleteDocuments, activityDefinition, putActivityDefinition, addAgentName, putAttachment;
-    private final Map<FilterKey, Long> keyIds = new HashMap<>();
+    /**
+     * Ids of the filter keys used lately; any other is looked up in filter_key. Bounded, since keys such as
+     * registrations keep arriving for as long as the LRS runs.
+     */
+    private final Map<FilterKey, Long> keyIds;
     /** SQLite only: checkpoints the write-ahead log off this writer's thread; null on PostgreSQL. */
     private final WalCheckpointer checkpointer;
     /** Hashes of every id a stored StatementRef points at; null until first needed. */
@@ -60,6 +65,12 @@ public final class ProjectionWriter implements AutoCloseable {
     private long storedMillis;
 
     public ProjectionWriter(Database db) {
+        this(db, KEY_CACHE_SIZE);
+    }
+
+    /** A writer that remembers the ids of at most {@code keyCacheSize} filter keys. */
+    ProjectionWriter(Database db, int keyCacheSize) {
+        keyIds = lru(keyCacheSize);
         try {
             c = db.newWriter();
             checkpointer = db.dialect() == Dialect.SQLITE ? WalCheckpointer.start(db, c) : null;
@@ -267,7 +278,7 @@ public final class ProjectionWriter implements AutoCloseable {
     }
 
     private static <K, V> Map<K, V> lru(int capacity) {
-        return new java.util.LinkedHashMap<>(capacity, 0.75f, true) {
+        return new java.util.LinkedHashMap<>(16, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<K, V> eldest) {
                 return size() > capacity;
