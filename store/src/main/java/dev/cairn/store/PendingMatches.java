@@ -20,9 +20,6 @@ final class PendingMatches {
     private long[] entries = new long[1024];
     private long[] seqs = new long[1024];
     private int size;
-    private long maxEntry;
-    private long minSeq = Long.MAX_VALUE;
-    private long maxSeq;
 
     /** {@code insertOne} inserts one row, {@code INSERT ... VALUES (?, ?, ?)}: key id, scope, sequence number. */
     PendingMatches(Connection c, String insertOne) throws SQLException {
@@ -37,9 +34,6 @@ final class PendingMatches {
         }
         entries[size] = entry;
         seqs[size++] = seq;
-        maxEntry = Math.max(maxEntry, entry);
-        minSeq = Math.min(minSeq, seq);
-        maxSeq = Math.max(maxSeq, seq);
     }
 
     /** Inserts every pending row. */
@@ -71,9 +65,6 @@ final class PendingMatches {
     /** Forgets the pending rows (the transaction was rolled back). */
     void clear() {
         size = 0;
-        maxEntry = 0;
-        minSeq = Long.MAX_VALUE;
-        maxSeq = 0;
     }
 
     private void bind(PreparedStatement insert, int at, int row) throws SQLException {
@@ -87,6 +78,14 @@ final class PendingMatches {
      * fit in 63 bits together (more than ~2^40 keys over a span of ~2^20 statements) keep their arrival order.
      */
     private void sort() {
+        long maxEntry = 0;
+        long minSeq = Long.MAX_VALUE;
+        long maxSeq = 0;
+        for (int i = 0; i < size; i++) {
+            maxEntry = Math.max(maxEntry, entries[i]);
+            minSeq = Math.min(minSeq, seqs[i]);
+            maxSeq = Math.max(maxSeq, seqs[i]);
+        }
         int seqBits = 64 - Long.numberOfLeadingZeros(maxSeq - minSeq);
         if (64 - Long.numberOfLeadingZeros(maxEntry) + seqBits > 63) {
             return;

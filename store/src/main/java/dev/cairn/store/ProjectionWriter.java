@@ -443,7 +443,6 @@ public final class ProjectionWriter implements AutoCloseable {
         }
     }
 
-
     private long keyId(FilterKey key) throws SQLException {
         Long cached = keyIds.get(key);
         if (cached != null) {

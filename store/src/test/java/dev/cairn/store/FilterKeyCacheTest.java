@@ -22,10 +22,6 @@ class FilterKeyCacheTest {
     @TempDir
     Path dir;
 
-    static java.util.stream.Stream<String> dialects() {
-        return TestDatabase.dialects();
-    }
-
     private static ProjectedStatement statement(int i) {
         // Registrations repeat across the two transactions, long after a cache of two keys has let them go.
         String json = "{\"id\":\"" + new UUID(7, i) + "\",\"actor\":{\"mbox\":\"mailto:learner-" + i % 3
@@ -54,7 +50,7 @@ class FilterKeyCacheTest {
     }
 
     @ParameterizedTest
-    @MethodSource("dialects")
+    @MethodSource("dev.cairn.store.TestDatabase#dialects")
     void forgottenKeysAreFoundAgain(String dialect) {
         assertEquals(projected(dialect, 1_000), projected(dialect, 2));
     }

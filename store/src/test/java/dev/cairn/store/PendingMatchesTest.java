@@ -8,6 +8,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,19 +24,17 @@ class PendingMatchesTest {
     @TempDir
     Path dir;
 
-    static List<String> dialects() {
-        return TestDatabase.dialects().toList();
+    private interface Rows {
+        void addTo(PendingMatches matches) throws SQLException;
     }
 
-    /** Adds {@code rows} (key id, scope, seq) in the given order, flushes, and returns the table's rows in key order. */
-    private List<String> written(String dialect, long[][] rows) throws SQLException {
+    /** Runs {@code rows} on a fresh writer, commits, and returns the table's rows in key order. */
+    private List<String> written(String dialect, Rows rows) throws SQLException {
         try (TestDatabase t = TestDatabase.create(dialect, dir); Database db = Database.open(t.url());
              Connection c = db.newWriter()) {
             c.setAutoCommit(false);
             PendingMatches matches = new PendingMatches(c, db.sql("insert_match"));
-            for (long[] r : rows) {
-                matches.add(MatchKeys.entry(r[0], (int) r[1]), r[2]);
-            }
+            rows.addTo(matches);
             matches.flush();
             c.commit();
             List<String> out = new ArrayList<>();
@@ -48,27 +48,24 @@ class PendingMatchesTest {
         }
     }
 
-    private static List<String> sorted(long[][] rows) {
-        List<String> out = new ArrayList<>();
-        for (long[] r : rows) {
-            out.add(r[0] + "/" + r[1] + "/" + r[2]);
-        }
-        out.sort((a, b) -> {
-            String[] x = a.split("/");
-            String[] y = b.split("/");
-            for (int i = 0; i < 3; i++) {
-                int c = Long.compare(Long.parseLong(x[i]), Long.parseLong(y[i]));
-                if (c != 0) {
-                    return c;
-                }
+    /** Adds each (key id, scope, seq) in the given order. */
+    private List<String> written(String dialect, long[][] rows) throws SQLException {
+        return written(dialect, matches -> {
+            for (long[] r : rows) {
+                matches.add(MatchKeys.entry(r[0], (int) r[1]), r[2]);
             }
-            return 0;
         });
-        return out;
+    }
+
+    private static List<String> sorted(long[][] rows) {
+        long[][] copy = rows.clone();
+        Arrays.sort(copy, Comparator.<long[]>comparingLong(r -> r[0]).thenComparingLong(r -> r[1])
+                .thenComparingLong(r -> r[2]));
+        return Arrays.stream(copy).map(r -> r[0] + "/" + r[1] + "/" + r[2]).toList();
     }
 
     @ParameterizedTest
-    @MethodSource("dialects")
+    @MethodSource("dev.cairn.store.TestDatabase#dialects")
     void everyRowOfSeveralFullInsertsAndARemainderIsWritten(String dialect) throws SQLException {
         Random random = new Random(7);
         int n = 3 * PendingMatches.ROWS_PER_INSERT + 17;
@@ -80,31 +77,20 @@ class PendingMatchesTest {
     }
 
     @ParameterizedTest
-    @MethodSource("dialects")
+    @MethodSource("dev.cairn.store.TestDatabase#dialects")
     void rowsTooWideToPackAreWrittenInArrivalOrder(String dialect) throws SQLException {
         long[][] rows = {{1L << 40, 1, 5}, {3, 0, 1L << 40}, {2, 1, 1}};
         assertEquals(sorted(rows), written(dialect, rows));
     }
 
     @ParameterizedTest
-    @MethodSource("dialects")
+    @MethodSource("dev.cairn.store.TestDatabase#dialects")
     void clearedRowsAreNotWritten(String dialect) throws SQLException {
-        try (TestDatabase t = TestDatabase.create(dialect, dir); Database db = Database.open(t.url());
-             Connection c = db.newWriter()) {
-            c.setAutoCommit(false);
-            PendingMatches matches = new PendingMatches(c, db.sql("insert_match"));
+        assertEquals(List.of("2/1/2"), written(dialect, matches -> {
             matches.add(MatchKeys.entry(1, 0), 1);
             matches.clear();
             matches.add(MatchKeys.entry(2, 1), 2);
             matches.flush();
-            matches.flush();
-            c.commit();
-            try (Statement s = c.createStatement();
-                 ResultSet rs = s.executeQuery("SELECT key_id, scope, seq FROM statement_match")) {
-                rs.next();
-                assertEquals("2/1/2", rs.getLong(1) + "/" + rs.getInt(2) + "/" + rs.getLong(3));
-                assertEquals(false, rs.next());
-            }
-        }
+        }));
     }
 }

@@ -82,6 +82,23 @@ final class DocumentStream extends InputStream {
         }
     }
 
+    /**
+     * A byte order mark of UTF-16 or UTF-32, or a zero byte among the first four (JSON in UTF-8 has none): a body
+     * the parser's byte offsets would not fit, refused before it is opened.
+     */
+    static boolean wideEncoding(byte[] body) {
+        if (body.length >= 2 && ((body[0] == (byte) 0xFE && body[1] == (byte) 0xFF)
+                || (body[0] == (byte) 0xFF && body[1] == (byte) 0xFE))) {
+            return true;
+        }
+        for (int i = 0; i < Math.min(4, body.length); i++) {
+            if (body[i] == 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** UTF-8 without a byte order mark, starting with an object or array: no encoding to detect. */
     private static boolean plainUtf8(byte[] body) {
         return body.length >= 2 && (body[0] == '{' || body[0] == '[') && body[1] != 0;

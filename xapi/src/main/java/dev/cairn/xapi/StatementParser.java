@@ -147,7 +147,7 @@ public final class StatementParser {
 
     private Object run(Content content) {
         boolean readToTheEnd = false;
-        if (wideEncoding(source)) {
+        if (DocumentStream.wideEncoding(source)) {
             throw new XapiException("$", "json.encoding", "the body is in UTF-16 or UTF-32; send JSON in UTF-8");
         }
         try {
@@ -205,20 +205,6 @@ public final class StatementParser {
                     ? "expected a statement object or an array of statements" : "expected a statement object");
         }
         return topStatement();
-    }
-
-    /** A byte order mark of UTF-16 or UTF-32, or a zero byte among the first four (JSON in UTF-8 has none). */
-    private static boolean wideEncoding(byte[] body) {
-        if (body.length >= 2 && ((body[0] == (byte) 0xFE && body[1] == (byte) 0xFF)
-                || (body[0] == (byte) 0xFF && body[1] == (byte) 0xFE))) {
-            return true;
-        }
-        for (int i = 0; i < Math.min(4, body.length); i++) {
-            if (body[i] == 0) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private void finish(boolean readToTheEnd) {
