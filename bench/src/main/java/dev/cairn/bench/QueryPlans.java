@@ -35,7 +35,7 @@ final class QueryPlans {
                     + " %,d of them (%.1f%%) StatementRef statements matching through their target%n%n",
                     StatementCorpus.HOT_VERB, PAGE, statements, keyId, total, refs, 100.0 * refs / total);
             // {body} is the column list of format=exact, as StatementReader fills it.
-            String sql = db.sql("page_filtered").replace("{body}", db.sql("body_exact")).replace("{dir}", "DESC");
+            String sql = db.sql("page_filtered").replace("{dir}", "DESC");
             long[] first = {keyId, 0, 0, Long.MAX_VALUE, PAGE + 1};
             long lastSeq = lastSeqOfPage(c, sql.replace("{and_also}", ""), first);
             long[] more = {keyId, 0, 0, lastSeq, PAGE + 1};

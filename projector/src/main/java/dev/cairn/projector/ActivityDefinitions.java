@@ -4,9 +4,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.store.ProjectionWriter;
+import dev.cairn.xapi.Activity;
+import dev.cairn.xapi.ActivityDefinition;
+import dev.cairn.xapi.Context;
+import dev.cairn.xapi.ContextActivities;
+import dev.cairn.xapi.DefinitionWriter;
+import dev.cairn.xapi.Statement;
+import dev.cairn.xapi.StatementObject;
+import dev.cairn.xapi.SubStatement;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -17,57 +24,46 @@ import java.util.Map;
 /**
  * Keeps the canonical definition of every activity (for /activities and format=canonical): each statement that
  * defines an activity merges its definition into the stored one. Language maps and extensions merge key by key,
- * every other property takes the newest value. Finding a statement's definitions ({@link #of}) needs no database
- * and runs ahead of the writer; merging them ({@link #merge}) reads and writes the stored ones.
+ * every other property takes the newest value. Finding a statement's definitions ({@link #of}, from the parsed
+ * statement) needs no database and runs ahead of the writer; merging them ({@link #merge}) reads and writes the
+ * stored ones.
  */
 final class ActivityDefinitions {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final byte[] DEFINITION = "\"definition\"".getBytes(StandardCharsets.US_ASCII);
 
     /** The definition one statement gives an activity. */
-    record Defined(String activityId, ObjectNode definition) {
+    record Defined(String activityId, ActivityDefinition definition) {
     }
 
     private ActivityDefinitions() {
     }
 
-    /** The activity definitions a stored statement carries, in statement order. */
-    static List<Defined> of(byte[] statementJson) {
-        if (!contains(statementJson, DEFINITION)) {
-            return List.of(); // most statements define nothing: skip the tree parse
-        }
-        try {
-            List<Defined> out = new ArrayList<>(2);
-            statementActivities(JSON.readTree(statementJson), out);
-            return out;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read activity definitions of a stored statement", e);
-        }
+    /** The activity definitions a statement carries: its object's (or its SubStatement's), then its context's. */
+    static List<Defined> of(Statement s) {
+        List<Defined> out = new ArrayList<>(2);
+        statementActivities(s.object(), s.context(), out);
+        return out;
     }
 
-    private static void statementActivities(JsonNode statement, List<Defined> out) {
-        JsonNode object = statement.path("object");
-        String type = object.path("objectType").asText("Activity");
-        if (type.equals("Activity")) {
-            activity(object, out);
-        } else if (type.equals("SubStatement")) {
-            statementActivities(object, out);
+    private static void statementActivities(StatementObject object, Context context, List<Defined> out) {
+        if (object instanceof Activity a) {
+            activity(a, out);
+        } else if (object instanceof SubStatement sub) {
+            statementActivities(sub.object(), sub.context(), out);
         }
-        JsonNode contextActivities = statement.path("context").path("contextActivities");
-        for (JsonNode list : contextActivities) {
-            if (list.isArray()) {
-                for (JsonNode a : list) {
-                    activity(a, out);
+        ContextActivities c = context == null ? null : context.contextActivities();
+        if (c != null) {
+            for (List<Activity> list : Arrays.asList(c.parent(), c.grouping(), c.category(), c.other())) {
+                if (list != null) {
+                    list.forEach(a -> activity(a, out));
                 }
-            } else {
-                activity(list, out);
             }
         }
     }
 
-    private static void activity(JsonNode activity, List<Defined> out) {
-        if (activity.get("definition") instanceof ObjectNode definition) {
-            out.add(new Defined(activity.path("id").asText(), definition));
+    private static void activity(Activity a, List<Defined> out) {
+        if (a.definition() != null) {
+            out.add(new Defined(a.id(), a.definition()));
         }
     }
 
@@ -78,9 +74,9 @@ final class ActivityDefinitions {
      */
     static final class Merger {
         private static final int REMEMBERED = 10_000;
-        private final Map<String, ObjectNode> lastGiven = new LinkedHashMap<>(REMEMBERED, 0.75f, true) {
+        private final Map<String, ActivityDefinition> lastGiven = new LinkedHashMap<>(REMEMBERED, 0.75f, true) {
             @Override
-            protected boolean removeEldestEntry(Map.Entry<String, ObjectNode> eldest) {
+            protected boolean removeEldestEntry(Map.Entry<String, ActivityDefinition> eldest) {
                 return size() > REMEMBERED;
             }
         };
@@ -108,7 +104,8 @@ final class ActivityDefinitions {
     private static void merge(Defined d, ProjectionWriter writer) throws IOException {
         byte[] existing = writer.activityDefinition(d.activityId());
         ObjectNode merged = existing == null ? JSON.createObjectNode() : (ObjectNode) JSON.readTree(existing);
-        Iterator<Map.Entry<String, JsonNode>> fields = d.definition().fields();
+        ObjectNode given = (ObjectNode) JSON.readTree(DefinitionWriter.write(d.definition()));
+        Iterator<Map.Entry<String, JsonNode>> fields = given.fields();
         while (fields.hasNext()) {
             Map.Entry<String, JsonNode> f = fields.next();
             JsonNode old = merged.get(f.getKey());
@@ -124,18 +121,5 @@ final class ActivityDefinitions {
         if (existing == null || !Arrays.equals(existing, updated)) {
             writer.putActivityDefinition(d.activityId(), updated);
         }
-    }
-
-    private static boolean contains(byte[] haystack, byte[] needle) {
-        outer:
-        for (int i = 0; i <= haystack.length - needle.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return true;
-        }
-        return false;
     }
 }

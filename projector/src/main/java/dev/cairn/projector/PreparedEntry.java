@@ -5,7 +5,6 @@ import dev.cairn.log.StatementsStored;
 import dev.cairn.log.StoredStatement;
 import dev.cairn.store.ProjectedStatement;
 import dev.cairn.xapi.FilterKeys;
-import dev.cairn.xapi.IdsWriter;
 import dev.cairn.xapi.Statement;
 import dev.cairn.xapi.StatementParser;
 import dev.cairn.xapi.XapiVersion;
@@ -14,8 +13,7 @@ import java.util.List;
 
 /**
  * A log entry with the projector's CPU work done, none of which needs the database: each statement parsed, its
- * {@code format=ids} form and filter keys computed, the activity definitions and agent names it carries picked
- * out. The projector prepares the next batch this way while it writes the current one.
+ * filter keys computed, the activity definitions and agent names it carries picked out. The projector prepares the next batch this way while it writes the current one.
  *
  * @param statements one per statement of a {@link StatementsStored} entry, in order; empty for document events
  */
@@ -39,10 +37,10 @@ record PreparedEntry(LogEntry entry, List<Prepared> statements) {
             // The log holds only statements the sequencer accepted, so this parse cannot fail on valid logs;
             // 2.0.0 is the superset of what either version accepts.
             Statement statement = StatementParser.parseOne(s.json(), XapiVersion.V2_0_0).statement();
-            ProjectedStatement p = new ProjectedStatement(s.id(), s.storedMillis(), s.json(),
-                    IdsWriter.write(s.json(), statement), FilterKeys.of(statement), statement.isVoiding());
+            ProjectedStatement p = new ProjectedStatement(s.id(), s.storedMillis(), s.json(), FilterKeys.of(statement),
+                    statement.isVoiding());
             // Without the define scope only the ids of activities and agents are kept (Communication 4.2).
-            out.add(event.defines() ? new Prepared(p, ActivityDefinitions.of(s.json()), AgentNames.of(statement))
+            out.add(event.defines() ? new Prepared(p, ActivityDefinitions.of(statement), AgentNames.of(statement))
                     : new Prepared(p, List.of(), List.of()));
         }
         return new PreparedEntry(entry, out);

@@ -25,10 +25,10 @@ import java.util.concurrent.Future;
  * a batch), adds it in one transaction and commits it with the new watermark, so a killed projector resumes where
  * its last committed transaction ended and never applies an entry twice.
  *
- * <p>Reading and preparing entries ({@link PreparedEntry}: parsing, the ids form, filter keys) needs no database,
- * so a second thread does it a few small chunks ahead of this one, which writes: the two halves of the work
- * overlap on two cores, and little prepared data is alive at once. What was read ahead is dropped, and read again,
- * whenever a transaction is not committed.
+ * <p>Reading and preparing entries ({@link PreparedEntry}: parsing, filter keys, activity definitions) needs no
+ * database, so a second thread does it a few small chunks ahead of this one, which writes: the two halves of the
+ * work overlap on two cores, and little prepared data is alive at once. What was read ahead is dropped, and read
+ * again, whenever a transaction is not committed.
  *
  * <p>Not thread-safe: one thread drives it (see {@link ProjectorRunner}).
  */

@@ -1,9 +1,9 @@
 package dev.cairn.query;
 
 import dev.cairn.store.DocumentReader;
-import dev.cairn.store.StatementForm;
 import dev.cairn.xapi.ActivityDefinition;
 import dev.cairn.xapi.CanonicalWriter;
+import dev.cairn.xapi.IdsWriter;
 import dev.cairn.xapi.StatementParser;
 import dev.cairn.xapi.XapiException;
 import java.util.HashMap;
@@ -11,8 +11,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The {@code format} of one GET: exact and ids are read as stored (the projector computed the ids form at write
- * time); canonical is built here from the exact form with the LRS's canonical activity definitions, cut to the
+ * The {@code format} of one GET, built from the stored exact form: exact is returned as stored, ids keeps only what
+ * identifies agents, verbs and activities, canonical uses the LRS's canonical activity definitions, cut to the
  * languages of the request's Accept-Language. One instance serves one request and caches the definitions it reads.
  */
 final class StatementFormats {
@@ -27,14 +27,18 @@ final class StatementFormats {
         this.canonical = format.equals("canonical") ? new CanonicalWriter(this::lookup, acceptLanguage) : null;
     }
 
-    /** The stored form to read. */
-    StatementForm form() {
-        return format.equals("ids") ? StatementForm.IDS : StatementForm.EXACT;
+    /** Whether statements are returned as stored. */
+    boolean exact() {
+        return format.equals("exact");
     }
 
-    /** The statement as the client asked for it, from the stored form {@link #form()} read. */
+    /** The statement as the client asked for it, from its stored exact form. */
     byte[] render(byte[] stored) {
-        return canonical == null ? stored : canonical.write(stored);
+        return switch (format) {
+            case "ids" -> IdsWriter.write(stored);
+            case "canonical" -> canonical.write(stored);
+            default -> stored;
+        };
     }
 
     private ActivityDefinition lookup(String activityId) {

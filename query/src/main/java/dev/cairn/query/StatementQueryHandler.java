@@ -29,9 +29,9 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * GET and HEAD on /statements and on /statements/more/TOKEN. format=exact and format=ids return the stored bytes
- * without parsing them (a page is the stored bytes joined into a StatementResult); format=canonical is built from
- * the exact form per request. attachments=true answers multipart/mixed with each attachment of the returned
+ * GET and HEAD on /statements and on /statements/more/TOKEN. format=exact returns the stored bytes without parsing
+ * them (a page is the stored bytes joined into a StatementResult); format=ids and format=canonical are built from
+ * them per request. attachments=true answers multipart/mixed with each attachment of the returned
  * statements once.
  */
 public final class StatementQueryHandler implements HttpHandler {
@@ -89,8 +89,7 @@ public final class StatementQueryHandler implements HttpHandler {
     private void single(HttpServerExchange exchange, StatementParams p) {
         UUID id = p.statementId() != null ? p.statementId() : p.voidedStatementId();
         StatementFormats formats = formats(exchange, p);
-        Optional<StoredJson> found = p.statementId() != null ? reader.byId(id, formats.form())
-                : reader.voidedById(id, formats.form());
+        Optional<StoredJson> found = p.statementId() != null ? reader.byId(id) : reader.voidedById(id);
         if (found.isPresent() && p.authority() != null && !p.authority().equals(FilterKey.authorityKey(
                 StatementParser.parseOne(found.get().json(), XapiVersion.V2_0_0).statement().authority()))) {
             found = Optional.empty(); // statements/read/mine: another credential's statement is not there for this one
@@ -109,9 +108,9 @@ public final class StatementQueryHandler implements HttpHandler {
 
     private void page(HttpServerExchange exchange, StatementParams p, Map<String, Deque<String>> params) {
         StatementFormats formats = formats(exchange, p);
-        StatementPage stored = reader.page(p.query(), formats.form());
+        StatementPage stored = reader.page(p.query());
         List<byte[]> statements = stored.statements();
-        if (p.format().equals("canonical")) {
+        if (!formats.exact()) {
             statements = statements.stream().map(formats::render).toList();
         }
         StatementPage page = new StatementPage(statements, stored.more(), stored.lastSeq());

@@ -40,9 +40,10 @@ public enum Dialect {
         @Override
         void configure(Connection c, boolean writer) throws SQLException {
             try (Statement s = c.createStatement()) {
-                // 8 KB pages, for a database created now (an existing one keeps its own): a statement row (exact and
-                // ids forms, ~2.5 KB) fills most of a 4 KB page alone, 3 share an 8 KB one, and each commit writes
-                // fewer, fuller pages. Measured: projection 1.6x faster than with 4 KB pages (bench/RESULTS.md).
+                // 8 KB pages, for a database created now (an existing one keeps its own): a statement row (~1.5 KB
+                // for a typical statement) leaves a 4 KB page with room for one more, 5 share an 8 KB one, and each
+                // commit writes fewer, fuller pages. Measured: projection 1.6x faster than with 4 KB pages when rows
+                // were ~2.5 KB (bench/RESULTS.md).
                 s.execute("PRAGMA page_size=8192");
                 // WAL: one writer (the projector) and many readers at once. synchronous=NORMAL skips the fsync
                 // per commit: the log already makes every event durable and a replay rebuilds what a crash loses.

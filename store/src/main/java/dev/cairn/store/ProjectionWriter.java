@@ -146,7 +146,6 @@ public final class ProjectionWriter implements AutoCloseable {
             insertStatement.setInt(5, s.voiding() ? 1 : 0);
             insertStatement.setBytes(6, s.json());
             insertStatement.setBytes(7, keys.toBytes());
-            insertStatement.setBytes(8, s.ids());
             insertStatement.addBatch();
             pendingRows++;
             pendingIds.add(id);

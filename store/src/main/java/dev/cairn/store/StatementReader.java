@@ -4,7 +4,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import dev.cairn.xapi.IdsWriter;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -24,29 +23,19 @@ public final class StatementReader {
 
     /** A statement that is not voided, by id, in its exact form. */
     public Optional<StoredJson> byId(UUID id) {
-        return byId(id, StatementForm.EXACT);
-    }
-
-    /** A statement that is not voided, by id, in the given form. */
-    public Optional<StoredJson> byId(UUID id, StatementForm form) {
-        return single("statement_by_id", id, form);
+        return single("statement_by_id", id);
     }
 
     /** A voided statement, by id, in its exact form. */
     public Optional<StoredJson> voidedById(UUID id) {
-        return voidedById(id, StatementForm.EXACT);
+        return single("voided_statement_by_id", id);
     }
 
-    /** A voided statement, by id, in the given form. */
-    public Optional<StoredJson> voidedById(UUID id, StatementForm form) {
-        return single("voided_statement_by_id", id, form);
-    }
-
-    private Optional<StoredJson> single(String sql, UUID id, StatementForm form) {
-        try (Connection c = db.reader(); PreparedStatement ps = c.prepareStatement(withBody(sql, form))) {
+    private Optional<StoredJson> single(String sql, UUID id) {
+        try (Connection c = db.reader(); PreparedStatement ps = c.prepareStatement(db.sql(sql))) {
             ps.setString(1, id.toString());
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(new StoredJson(body(rs, 1), rs.getLong(3))) : Optional.empty();
+                return rs.next() ? Optional.of(new StoredJson(rs.getBytes(1), rs.getLong(2))) : Optional.empty();
             }
         } catch (SQLException e) {
             throw new StoreException("cannot read statement " + id + ": " + e.getMessage(), e);
@@ -80,26 +69,8 @@ public final class StatementReader {
         }
     }
 
-    private String withBody(String sql, StatementForm form) {
-        return db.sql(sql).replace("{body}", db.sql(form.sqlName()));
-    }
-
-    /**
-     * The statement bytes at {@code column}; when the next column holds the exact form instead (a row projected
-     * before the ids column existed), its ids form computed from it.
-     */
-    private static byte[] body(ResultSet rs, int column) throws SQLException {
-        byte[] fallback = rs.getBytes(column + 1);
-        return fallback != null ? IdsWriter.write(fallback) : rs.getBytes(column);
-    }
-
     /** A page of statements in their exact form. */
     public StatementPage page(StatementQuery q) {
-        return page(q, StatementForm.EXACT);
-    }
-
-    /** A page of statements in the given form. */
-    public StatementPage page(StatementQuery q, StatementForm form) {
         try (Connection c = db.reader()) {
             List<Long> keyIds = new ArrayList<>();
             for (KeyFilter f : q.filters()) {
@@ -136,14 +107,14 @@ public final class StatementReader {
             PreparedStatement ps;
             int p = 1;
             if (keyIds.isEmpty()) {
-                ps = c.prepareStatement(withBody("page_unfiltered", form).replace("{dir}", dir));
+                ps = c.prepareStatement(db.sql("page_unfiltered").replace("{dir}", dir));
             } else {
                 String also = db.sql("also_matches");
                 StringBuilder and = new StringBuilder();
                 for (int i = 1; i < keyIds.size(); i++) {
                     and.append(also).append('\n');
                 }
-                ps = c.prepareStatement(withBody("page_filtered", form).replace("{dir}", dir)
+                ps = c.prepareStatement(db.sql("page_filtered").replace("{dir}", dir)
                         .replace("{and_also}", and.toString()));
                 ps.setLong(p++, keyIds.get(0));
                 ps.setInt(p++, scope(q.filters().get(0)));
@@ -166,7 +137,7 @@ public final class StatementReader {
                             break;
                         }
                         lastSeq = rs.getLong(1);
-                        out.add(body(rs, 2));
+                        out.add(rs.getBytes(2));
                     }
                 }
                 return new StatementPage(out, more, lastSeq);

@@ -8,7 +8,7 @@ SELECT log_index, stored_ms, seq FROM watermark WHERE id = 1
 UPDATE watermark SET log_index = ?, stored_ms = ?, seq = ? WHERE id = 1 AND log_index = ?
 
 -- name: insert_statement
-INSERT INTO statement (seq, id, stored_ms, voided, voiding, json, keys, ids) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+INSERT INTO statement (seq, id, stored_ms, voided, voiding, json, keys) VALUES (?, ?, ?, ?, ?, ?, ?)
 
 -- name: statement_keys
 SELECT seq, voided, voiding, keys FROM statement WHERE id = ?
@@ -47,21 +47,11 @@ DELETE FROM statement_match WHERE key_id = ? AND scope = ? AND seq = ?
 -- name: insert_ref
 INSERT INTO statement_ref (referrer_seq, target_id, voiding) VALUES (?, ?, ?)
 
--- name: body_exact
--- What a statement read returns for format=exact (and canonical, built from it): the stored bytes, no fallback.
-s.json, NULL
-
--- name: body_ids
--- What a statement read returns for format=ids: the ids form, and the exact form only for rows projected before
--- the ids column existed (they hold ''), from which the reader computes it.
-s.ids, CASE WHEN length(s.ids) = 0 THEN s.json END
-
 -- name: statement_by_id
--- {body} is body_exact or body_ids.
-SELECT {body}, s.stored_ms FROM statement s WHERE s.id = ? AND s.voided = 0
+SELECT s.json, s.stored_ms FROM statement s WHERE s.id = ? AND s.voided = 0
 
 -- name: voided_statement_by_id
-SELECT {body}, s.stored_ms FROM statement s WHERE s.id = ? AND s.voided = 1
+SELECT s.json, s.stored_ms FROM statement s WHERE s.id = ? AND s.voided = 1
 
 -- name: first_seq_stored_after
 SELECT min(seq) FROM statement WHERE stored_ms > ?
@@ -89,12 +79,12 @@ SELECT id FROM statement
 
 -- name: page_unfiltered
 -- {dir} is DESC (newest first) or ASC; the seq bounds are exclusive.
-SELECT s.seq, {body} FROM statement s WHERE s.voided = 0 AND s.seq > ? AND s.seq < ? ORDER BY s.seq {dir} LIMIT ?
+SELECT s.seq, s.json FROM statement s WHERE s.voided = 0 AND s.seq > ? AND s.seq < ? ORDER BY s.seq {dir} LIMIT ?
 
 -- name: page_filtered
 -- The first filter drives one ordered range scan of statement_match; {and_also} adds one also_matches per
 -- further filter. Voided statements have no match rows, so no voided check is needed.
-SELECT s.seq, {body} FROM statement_match m JOIN statement s ON s.seq = m.seq
+SELECT s.seq, s.json FROM statement_match m JOIN statement s ON s.seq = m.seq
 WHERE m.key_id = ? AND m.scope = ? AND m.seq > ? AND m.seq < ? {and_also}
 ORDER BY m.seq {dir} LIMIT ?
 
@@ -102,7 +92,7 @@ ORDER BY m.seq {dir} LIMIT ?
 AND EXISTS (SELECT 1 FROM statement_match x WHERE x.key_id = ? AND x.scope = ? AND x.seq = m.seq)
 
 -- name: checksum_statement
-SELECT seq, id, stored_ms, voided, voiding, json, keys, ids FROM statement ORDER BY seq
+SELECT seq, id, stored_ms, voided, voiding, json, keys FROM statement ORDER BY seq
 
 -- name: checksum_filter_key
 SELECT id, kind, value FROM filter_key ORDER BY id

@@ -30,7 +30,7 @@ class FilterKeyCacheTest {
                 + new UUID(9, i % 5) + "\"}}";
         byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
         ParsedStatement parsed = StatementParser.parseOne(bytes, XapiVersion.V2_0_0);
-        return new ProjectedStatement(new UUID(7, i), 1_000L + i, bytes, bytes, FilterKeys.of(parsed.statement()),
+        return new ProjectedStatement(new UUID(7, i), 1_000L + i, bytes, FilterKeys.of(parsed.statement()),
                 false);
     }
 

@@ -2,9 +2,6 @@ package dev.cairn.xapi;
 
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
-import java.math.BigDecimal;
-import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -59,7 +56,7 @@ public final class CanonicalWriter extends FormatWriter {
             if (name.equals("display")) {
                 p.skipChildren();
                 g.writeFieldName(name);
-                languageMap(v.display());
+                DefinitionWriter.languageMap(g, v.display(), languages);
             } else {
                 g.writeFieldName(name);
                 copy();
@@ -82,7 +79,7 @@ public final class CanonicalWriter extends FormatWriter {
             if (name.equals("definition")) {
                 p.skipChildren();
                 g.writeFieldName(name);
-                definition(def);
+                DefinitionWriter.definition(g, def, languages);
                 written = true;
             } else {
                 g.writeFieldName(name);
@@ -91,99 +88,8 @@ public final class CanonicalWriter extends FormatWriter {
         }
         if (!written && def != null) {
             g.writeFieldName("definition");
-            definition(def);
+            DefinitionWriter.definition(g, def, languages);
         }
         g.writeEndObject();
-    }
-
-    private void definition(ActivityDefinition d) throws IOException {
-        g.writeStartObject();
-        if (d.name() != null) {
-            g.writeFieldName("name");
-            languageMap(d.name());
-        }
-        if (d.description() != null) {
-            g.writeFieldName("description");
-            languageMap(d.description());
-        }
-        stringField("type", d.type());
-        stringField("moreInfo", d.moreInfo());
-        stringField("interactionType", d.interactionType());
-        if (d.correctResponsesPattern() != null) {
-            g.writeArrayFieldStart("correctResponsesPattern");
-            for (String s : d.correctResponsesPattern()) {
-                g.writeString(s);
-            }
-            g.writeEndArray();
-        }
-        components("choices", d.choices());
-        components("scale", d.scale());
-        components("source", d.source());
-        components("target", d.target());
-        components("steps", d.steps());
-        if (d.extensions() != null) {
-            g.writeFieldName("extensions");
-            value(d.extensions());
-        }
-        g.writeEndObject();
-    }
-
-    private void components(String name, List<InteractionComponent> list) throws IOException {
-        if (list == null) {
-            return;
-        }
-        g.writeArrayFieldStart(name);
-        for (InteractionComponent c : list) {
-            g.writeStartObject();
-            g.writeStringField("id", c.id());
-            if (c.description() != null) {
-                g.writeFieldName("description");
-                languageMap(c.description());
-            }
-            g.writeEndObject();
-        }
-        g.writeEndArray();
-    }
-
-    /** A language map cut to the one entry Accept-Language chooses (empty when the map is). */
-    private void languageMap(Map<String, String> map) throws IOException {
-        g.writeStartObject();
-        String tag = map == null ? null : languages.choose(map.keySet());
-        if (tag != null) {
-            g.writeStringField(tag, map.get(tag));
-        }
-        g.writeEndObject();
-    }
-
-    private void stringField(String name, String value) throws IOException {
-        if (value != null) {
-            g.writeStringField(name, value);
-        }
-    }
-
-    /** An extension value as the parser models it: maps, lists, strings, BigDecimal, Boolean or JsonNull. */
-    private void value(Object v) throws IOException {
-        if (v instanceof Map<?, ?> m) {
-            g.writeStartObject();
-            for (Map.Entry<?, ?> e : m.entrySet()) {
-                g.writeFieldName((String) e.getKey());
-                value(e.getValue());
-            }
-            g.writeEndObject();
-        } else if (v instanceof List<?> l) {
-            g.writeStartArray();
-            for (Object o : l) {
-                value(o);
-            }
-            g.writeEndArray();
-        } else if (v instanceof String s) {
-            g.writeString(s);
-        } else if (v instanceof BigDecimal d) {
-            g.writeNumber(d);
-        } else if (v instanceof Boolean b) {
-            g.writeBoolean(b);
-        } else {
-            g.writeNull();
-        }
     }
 }
