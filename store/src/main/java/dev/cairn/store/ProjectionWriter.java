@@ -27,13 +27,13 @@ import java.util.UUID;
 public final class ProjectionWriter implements AutoCloseable {
     private static final int SCOPE_ALL = 0;
     private static final int SCOPE_NARROW = 1;
-    /** Statement rows held in the driver's batch at most: a large transaction keeps few statements in memory. */
+    /** Statement rows held pending at most: a large transaction keeps few statements in memory. */
     private static final int MAX_PENDING_ROWS = 1_000;
     /** Filter key ids remembered at most (~150 B each). */
     private static final int KEY_CACHE_SIZE = 200_000;
 
     private final Connection c;
-    private final PreparedStatement insertStatement, selectKeys, updateKeys, selectReferrers, setVoided, findKey,
+    private final PreparedStatement selectKeys, updateKeys, selectReferrers, setVoided, findKey,
             insertKey, maxKeyId, referencedIds, deleteMatch, insertRef, advance, readWatermark, putDocument, deleteDocument,
             deleteDocuments, activityDefinition, putActivityDefinition, addAgentName, putAttachment;
     /**
@@ -51,6 +51,7 @@ public final class ProjectionWriter implements AutoCloseable {
     private final java.util.Set<String> agentNames = java.util.Collections.newSetFromMap(lru(50_000));
     private Watermark committed;
     private boolean inTransaction;
+    private final PendingStatements statements;
     private final PendingMatches matches;
     private int pendingRows;
     /**
@@ -75,7 +76,7 @@ public final class ProjectionWriter implements AutoCloseable {
             c = db.newWriter();
             checkpointer = db.dialect() == Dialect.SQLITE ? WalCheckpointer.start(db, c) : null;
             c.setAutoCommit(false);
-            insertStatement = c.prepareStatement(db.sql("insert_statement"));
+            statements = new PendingStatements(c, db);
             selectKeys = c.prepareStatement(db.sql("statement_keys"));
             updateKeys = c.prepareStatement(db.sql("update_keys"));
             selectReferrers = c.prepareStatement(db.sql("referrers"));
@@ -84,7 +85,7 @@ public final class ProjectionWriter implements AutoCloseable {
             findKey = c.prepareStatement(db.sql("find_key"));
             insertKey = c.prepareStatement(db.sql("insert_key"));
             maxKeyId = c.prepareStatement(db.sql("max_key_id"));
-            matches = new PendingMatches(c, db.sql("insert_match"));
+            matches = new PendingMatches(c, db);
             deleteMatch = c.prepareStatement(db.sql("delete_match"));
             insertRef = c.prepareStatement(db.sql("insert_ref"));
             advance = c.prepareStatement(db.sql("advance_watermark"));
@@ -139,14 +140,7 @@ public final class ProjectionWriter implements AutoCloseable {
             if (targetKeys != null) {
                 keys = keys.union(targetKeys.keys());
             }
-            insertStatement.setLong(1, mySeq);
-            insertStatement.setString(2, id);
-            insertStatement.setLong(3, s.storedMillis());
-            insertStatement.setInt(4, voided ? 1 : 0);
-            insertStatement.setInt(5, s.voiding() ? 1 : 0);
-            insertStatement.setBytes(6, s.json());
-            insertStatement.setBytes(7, keys.toBytes());
-            insertStatement.addBatch();
+            statements.add(mySeq, id, s.storedMillis(), voided, s.voiding(), s.json(), keys.toBytes());
             pendingRows++;
             pendingIds.add(id);
             if (!voided) {
@@ -434,7 +428,7 @@ public final class ProjectionWriter implements AutoCloseable {
      */
     private void flushRows() throws SQLException {
         if (pendingRows > 0) {
-            insertStatement.executeBatch();
+            statements.flush();
             insertRef.executeBatch();
             pendingRows = 0;
             pendingIds.clear();
@@ -500,7 +494,7 @@ public final class ProjectionWriter implements AutoCloseable {
     public void rollback() {
         try {
             matches.clear();
-            insertStatement.clearBatch();
+            statements.clear();
             insertRef.clearBatch();
             pendingRows = 0;
             pendingIds.clear();

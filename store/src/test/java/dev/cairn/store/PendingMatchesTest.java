@@ -17,8 +17,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Match rows gathered over a transaction are written whatever their number and order: full multi-row INSERTs and
- * the rest one by one, sorted where their values allow it and in arrival order where they do not.
+ * Match rows gathered over a transaction are written whatever their number and order (on SQLite full multi-row
+ * INSERTs and the rest one by one, on PostgreSQL one binary COPY), sorted where their values allow it and in
+ * arrival order where they do not.
  */
 class PendingMatchesTest {
     @TempDir
@@ -33,7 +34,7 @@ class PendingMatchesTest {
         try (TestDatabase t = TestDatabase.create(dialect, dir); Database db = Database.open(t.url());
              Connection c = db.newWriter()) {
             c.setAutoCommit(false);
-            PendingMatches matches = new PendingMatches(c, db.sql("insert_match"));
+            PendingMatches matches = new PendingMatches(c, db);
             rows.addTo(matches);
             matches.flush();
             c.commit();
@@ -66,7 +67,7 @@ class PendingMatchesTest {
 
     @ParameterizedTest
     @MethodSource("dev.cairn.store.TestDatabase#dialects")
-    void everyRowOfSeveralFullInsertsAndARemainderIsWritten(String dialect) throws SQLException {
+    void everyRowIsWrittenSeveralFullInsertsAndARemainderOfThem(String dialect) throws SQLException {
         Random random = new Random(7);
         int n = 3 * PendingMatches.ROWS_PER_INSERT + 17;
         long[][] rows = new long[n][];
