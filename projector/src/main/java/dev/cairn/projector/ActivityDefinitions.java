@@ -17,7 +17,6 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -25,8 +24,8 @@ import java.util.Map;
  * Keeps the canonical definition of every activity (for /activities and format=canonical): each statement that
  * defines an activity merges its definition into the stored one. Language maps and extensions merge key by key,
  * every other property takes the newest value. Finding a statement's definitions ({@link #of}, from the parsed
- * statement) needs no database and runs ahead of the writer; merging them ({@link #merge}) reads and writes the
- * stored ones.
+ * statement) needs no database and runs ahead of the writer, which then merges those that are not repeats
+ * ({@link Repeats}) into the stored ones ({@link #merge}).
  */
 final class ActivityDefinitions {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -67,37 +66,14 @@ final class ActivityDefinitions {
         }
     }
 
-    /**
-     * Merges definitions into the stored ones. Most statements repeat the definition their activity was given last:
-     * merging it again changes nothing, so that is skipped without reading, parsing or writing the stored one.
-     * What was given last is forgotten with the transaction it was merged in ({@link #forget}).
-     */
-    static final class Merger {
-        private static final int REMEMBERED = 10_000;
-        private final Map<String, ActivityDefinition> lastGiven = new LinkedHashMap<>(REMEMBERED, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, ActivityDefinition> eldest) {
-                return size() > REMEMBERED;
+    /** Merges each definition into the activity's stored one, in order. */
+    static void merge(List<Defined> defined, ProjectionWriter writer) {
+        try {
+            for (Defined d : defined) {
+                merge(d, writer);
             }
-        };
-
-        /** Merges each definition into the activity's stored one, in order. */
-        void merge(List<Defined> defined, ProjectionWriter writer) {
-            try {
-                for (Defined d : defined) {
-                    if (!d.definition().equals(lastGiven.get(d.activityId()))) {
-                        ActivityDefinitions.merge(d, writer);
-                        lastGiven.put(d.activityId(), d.definition());
-                    }
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot merge a stored activity definition", e);
-            }
-        }
-
-        /** Forgets every definition merged so far: the transaction they were merged in was rolled back or dropped. */
-        void forget() {
-            lastGiven.clear();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot merge a stored activity definition", e);
         }
     }
 

@@ -13,7 +13,8 @@ import java.util.List;
 
 /**
  * A log entry with the projector's CPU work done, none of which needs the database: each statement parsed, its
- * filter keys computed, the activity definitions and agent names it carries picked out. The projector prepares the next batch this way while it writes the current one.
+ * filter keys computed, the activity definitions and agent names it carries picked out (those the log gave before
+ * left out). The projector prepares the next batch this way while it writes the current one.
  *
  * @param statements one per statement of a {@link StatementsStored} entry, in order; empty for document events
  */
@@ -22,13 +23,15 @@ record PreparedEntry(LogEntry entry, List<Prepared> statements) {
     /**
      * One statement ready to write.
      *
-     * @param definitions and {@code names} are empty when its credential lacked the define scope
+     * @param definitions and {@code names} leave out repeats, and are empty when its credential lacked the define
+     *                    scope
      */
     record Prepared(ProjectedStatement projected, List<ActivityDefinitions.Defined> definitions,
                     List<AgentNames.Named> names) {
     }
 
-    static PreparedEntry of(LogEntry entry) {
+    /** Prepares {@code entry}, which follows the last entry {@code repeats} saw (or is the first it sees). */
+    static PreparedEntry of(LogEntry entry, Repeats repeats) {
         if (!(entry.event() instanceof StatementsStored event)) {
             return new PreparedEntry(entry, List.of());
         }
@@ -40,8 +43,8 @@ record PreparedEntry(LogEntry entry, List<Prepared> statements) {
             ProjectedStatement p = new ProjectedStatement(s.id(), s.storedMillis(), s.json(), FilterKeys.of(statement),
                     statement.isVoiding());
             // Without the define scope only the ids of activities and agents are kept (Communication 4.2).
-            out.add(event.defines() ? new Prepared(p, ActivityDefinitions.of(statement), AgentNames.of(statement))
-                    : new Prepared(p, List.of(), List.of()));
+            out.add(event.defines() ? new Prepared(p, repeats.newDefinitions(ActivityDefinitions.of(statement)),
+                    repeats.newNames(AgentNames.of(statement))) : new Prepared(p, List.of(), List.of()));
         }
         return new PreparedEntry(entry, out);
     }

@@ -46,11 +46,12 @@ public final class Projector implements AutoCloseable {
     private final EventLog log;
     private final ProjectionWriter writer;
     private final WatermarkTracker tracker;
-    private final ActivityDefinitions.Merger definitions = new ActivityDefinitions.Merger();
     private final int maxStatementsPerBatch;
     /** Reads and prepares chunks, in log order; the only thread that touches {@link #tailer}. */
     private final ExecutorService reader;
     private LogTailer tailer;
+    /** What the reader has read since it last started over; only the reader thread touches it. */
+    private final Repeats repeats = new Repeats();
     /** The log index after which the next read starts over, or {@link #CONTINUE}. */
     private long reopenAt;
     /** Chunks being read ahead, oldest first. */
@@ -136,7 +137,6 @@ public final class Projector implements AutoCloseable {
             }
         } catch (RuntimeException ex) {
             writer.rollback();
-            definitions.forget();
             discardReadAhead();
             throw ex;
         }
@@ -154,6 +154,7 @@ public final class Projector implements AutoCloseable {
         if (reopenFrom != CONTINUE) {
             closeTailer();
             tailer = log.tailer(reopenFrom);
+            repeats.forget();
         }
         long readNanos = System.nanoTime();
         long lookedAt = tracker.clock().millis();
@@ -161,7 +162,7 @@ public final class Projector implements AutoCloseable {
         int statements = 0;
         LogEntry e;
         while (statements < CHUNK_STATEMENTS && (e = tailer.next()) != null) {
-            PreparedEntry p = PreparedEntry.of(e);
+            PreparedEntry p = PreparedEntry.of(e, repeats);
             entries.add(p);
             statements += p.size();
         }
@@ -209,7 +210,7 @@ public final class Projector implements AutoCloseable {
         }
         for (PreparedEntry.Prepared p : prepared.statements()) {
             writer.add(p.projected());
-            definitions.merge(p.definitions(), writer);
+            ActivityDefinitions.merge(p.definitions(), writer);
             AgentNames.record(p.names(), writer);
         }
         for (AttachmentContent a : ((StatementsStored) prepared.entry().event()).attachments()) {
@@ -221,7 +222,6 @@ public final class Projector implements AutoCloseable {
     public void dropProjection(Database db) {
         discardReadAhead();
         writer.dropProjection(db);
-        definitions.forget();
         reopenAt = writer.watermark().logIndex();
         tracker.advanced(writer.watermark());
     }

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A statement's definitions are those of its object, SubStatement and context activities; they merge key by key
- * into the stored one; a repeated definition is merged again after a rollback.
+ * into the stored one.
  */
 class ActivityDefinitionsTest extends DatabaseOnEachDialect {
     private static final String ACTIVITY = "http://example.com/activities/a";
@@ -30,26 +30,10 @@ class ActivityDefinitionsTest extends DatabaseOnEachDialect {
     @Test
     void languageMapsMergeKeyByKeyAndARepeatChangesNothing() throws Exception {
         try (Database db = Database.open(database.url()); ProjectionWriter writer = new ProjectionWriter(db)) {
-            ActivityDefinitions.Merger merger = new ActivityDefinitions.Merger();
-            merger.merge(List.of(defined("{\"name\":{\"en-US\":\"Quiz\"}}")), writer);
-            merger.merge(List.of(defined("{\"name\":{\"de-DE\":\"Test\"}}")), writer);
-            merger.merge(List.of(defined("{\"name\":{\"en-US\":\"Quiz\"}}")), writer);
+            ActivityDefinitions.merge(List.of(defined("{\"name\":{\"en-US\":\"Quiz\"}}"),
+                    defined("{\"name\":{\"de-DE\":\"Test\"}}"), defined("{\"name\":{\"en-US\":\"Quiz\"}}")), writer);
             writer.commit(0);
             assertEquals("{\"name\":{\"en-US\":\"Quiz\",\"de-DE\":\"Test\"}}", stored(writer));
-        }
-    }
-
-    @Test
-    void aDefinitionMergedInARolledBackTransactionIsMergedAgain() throws Exception {
-        try (Database db = Database.open(database.url()); ProjectionWriter writer = new ProjectionWriter(db)) {
-            ActivityDefinitions.Merger merger = new ActivityDefinitions.Merger();
-            ActivityDefinitions.Defined quiz = defined("{\"name\":{\"en-US\":\"Quiz\"}}");
-            merger.merge(List.of(quiz), writer);
-            writer.rollback();
-            merger.forget();
-            merger.merge(List.of(quiz), writer);
-            writer.commit(0);
-            assertEquals("{\"name\":{\"en-US\":\"Quiz\"}}", stored(writer));
         }
     }
 
@@ -83,7 +67,7 @@ class ActivityDefinitionsTest extends DatabaseOnEachDialect {
                 + "\"extensions\":{\"http://example.com/x\":{\"n\":1.50,\"big\":12345678901234567890,"
                 + "\"list\":[true,null,\"s\"]}}}";
         try (Database db = Database.open(database.url()); ProjectionWriter writer = new ProjectionWriter(db)) {
-            new ActivityDefinitions.Merger().merge(List.of(defined(definition)), writer);
+            ActivityDefinitions.merge(List.of(defined(definition)), writer);
             writer.commit(0);
             assertEquals(definition.replace("1.50", "1.5"), stored(writer));
         }

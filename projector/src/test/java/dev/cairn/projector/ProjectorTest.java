@@ -11,11 +11,16 @@ import dev.cairn.log.StoredStatement;
 import dev.cairn.store.Database;
 import dev.cairn.store.FencedException;
 import dev.cairn.store.KeyFilter;
+import dev.cairn.store.ProjectionChecksum;
 import dev.cairn.store.StatementQuery;
 import dev.cairn.store.StatementReader;
+import dev.cairn.store.TestDatabase;
 import dev.cairn.store.WatermarkTracker;
 import dev.cairn.xapi.FilterKey;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.util.List;
 import java.util.UUID;
@@ -119,6 +124,63 @@ class ProjectorTest extends DatabaseOnEachDialect {
             StatementReader reader = new StatementReader(db);
             assertTrue(reader.byId(voiding).isPresent());
             assertTrue(reader.voidedById(target).isPresent());
+        }
+    }
+
+    /** A statement by Ada under {@code actorName} that gives activity a the name {@code activityName}. */
+    private static StoredStatement naming(long stored, String actorName, String activityName) {
+        UUID id = UUID.randomUUID();
+        String json = "{\"id\":\"" + id + "\",\"actor\":{\"name\":\"" + actorName + "\",\"mbox\":\"mailto:a@example.com\"},"
+                + "\"verb\":{\"id\":\"" + COMPLETED + "\"},\"object\":{\"id\":\"http://example.com/a\","
+                + "\"definition\":{\"name\":{\"en-US\":\"" + activityName + "\"}}}}";
+        return new StoredStatement(id, stored, json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private void execute(String url, String... sql) throws SQLException {
+        try (Connection c = DriverManager.getConnection(url); java.sql.Statement s = c.createStatement()) {
+            for (String q : sql) {
+                s.execute(q);
+            }
+        }
+    }
+
+    private static void drain(Projector projector) {
+        while (projector.doWork() > 0) {
+            Thread.onSpinWait();
+        }
+    }
+
+    @Test
+    void aFailedTransactionRetriedGivesTheTablesOfAnUninterruptedRun() throws SQLException {
+        try (EventLog log = EventLog.open(dir.resolve("log")); Database db = db(); LogAppender appender = log.appender()) {
+            WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
+            try (Projector projector = new Projector(log, db, tracker, 100)) {
+                appender.append(new StatementsStored(List.of(naming(1, "Ada", "One"), naming(2, "Ada", "One"))));
+                drain(projector);
+                // The next transaction fails on the first new name, after the reader has read past it.
+                if (dialect.equals("sqlite")) {
+                    execute(database.url(), "CREATE TRIGGER fail_name BEFORE INSERT ON agent_name"
+                            + " WHEN NEW.name = 'Ada Lovelace' BEGIN SELECT RAISE(ABORT, 'injected failure'); END");
+                } else {
+                    execute(database.url(), "CREATE FUNCTION fail_name() RETURNS trigger LANGUAGE plpgsql AS"
+                            + " $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$",
+                            "CREATE TRIGGER fail_name BEFORE INSERT ON agent_name FOR EACH ROW"
+                            + " WHEN (NEW.name = 'Ada Lovelace') EXECUTE FUNCTION fail_name()");
+                }
+                appender.append(new StatementsStored(List.of(naming(3, "Ada Lovelace", "Two"))));
+                appender.append(new StatementsStored(List.of(naming(4, "Ada Lovelace", "Two"))));
+                assertThrows(RuntimeException.class, projector::doWork);
+                execute(database.url(), "DROP TRIGGER fail_name" + (dialect.equals("sqlite") ? "" : " ON agent_name"));
+                drain(projector);
+            }
+            assertEquals(4, db.watermark().seq());
+            try (TestDatabase fresh = TestDatabase.create(dialect, dir); Database uninterrupted = Database.open(fresh.url())) {
+                try (Projector projector = new Projector(log, uninterrupted,
+                        new WatermarkTracker(uninterrupted.watermark(), Clock.systemUTC()), 100)) {
+                    drain(projector);
+                }
+                assertEquals(ProjectionChecksum.of(uninterrupted), ProjectionChecksum.of(db));
+            }
         }
     }
 }

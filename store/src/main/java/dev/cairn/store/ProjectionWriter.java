@@ -45,10 +45,8 @@ public final class ProjectionWriter implements AutoCloseable {
     private final WalCheckpointer checkpointer;
     /** Hashes of every id a stored StatementRef points at; null until first needed. */
     private Set<Long> referencedTargets;
-    // Most statements repeat the activities and names of earlier ones: remembering what the database holds saves
-    // a round trip per activity and per name. Both are bounded, and cleared on rollback.
+    /** The stored definitions of activities read or written lately (bounded, cleared on rollback). */
     private final Map<String, byte[]> definitions = lru(10_000);
-    private final java.util.Set<String> agentNames = java.util.Collections.newSetFromMap(lru(50_000));
     private Watermark committed;
     private boolean inTransaction;
     private final PendingStatements statements;
@@ -256,11 +254,8 @@ public final class ProjectionWriter implements AutoCloseable {
         }
     }
 
-    /** Remembers a name seen with an agent IFI key. */
+    /** Remembers a name seen with an agent IFI key (adding one already stored changes nothing). */
     public void addAgentName(String agentKey, String name) {
-        if (!agentNames.add(agentKey + '\u0000' + name)) {
-            return; // written already (in this transaction or a committed one)
-        }
         try {
             addAgentName.setString(1, agentKey);
             addAgentName.setString(2, name);
@@ -506,7 +501,6 @@ public final class ProjectionWriter implements AutoCloseable {
             inTransaction = false;
             keyIds.clear();
             definitions.clear();
-            agentNames.clear();
             seq = committed.seq();
             storedMillis = committed.storedMillis();
         }
@@ -522,7 +516,6 @@ public final class ProjectionWriter implements AutoCloseable {
             keyIds.clear();
             referencedTargets = null;
             definitions.clear();
-            agentNames.clear();
             committed = Watermark.EMPTY;
             seq = 0;
             storedMillis = 0;
