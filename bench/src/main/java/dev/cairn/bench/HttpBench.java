@@ -79,6 +79,7 @@ public final class HttpBench {
     private enum Query {
         BY_ID("GET statementId=…"),
         VERB("GET verb=…&limit=100 (first page)"),
+        VERB_IDS("GET verb=…&limit=100&format=ids (first page, built per request)"),
         MORE("GET its more link (second page)"),
         ABSENT_VERB("GET verb no statement has"),
         AGENT_RELATED("GET agent=…&related_agents=true&limit=100");
@@ -132,6 +133,7 @@ public final class HttpBench {
                         String target = switch (q) {
                             case BY_ID -> "/xapi/statements?statementId=" + StatementCorpus.id(random.nextLong(s.set().size()));
                             case VERB -> VERB_PAGE;
+                            case VERB_IDS -> VERB_PAGE + "&format=ids";
                             case MORE -> s.more();
                             case ABSENT_VERB -> ABSENT_PAGE;
                             case AGENT_RELATED -> AGENT_PAGE;
