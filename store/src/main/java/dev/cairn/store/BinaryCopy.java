@@ -18,9 +18,13 @@ final class BinaryCopy {
     private static final byte[] HEADER = {'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xff, '\r', '\n', 0,
             0, 0, 0, 0, 0, 0, 0, 0};
 
+    private static final int INITIAL_BYTES = 1 << 16;
+    /** A buffer grown past this by a large load is let go after it, rather than held for the writer's life. */
+    private static final int KEPT_BYTES = 32 << 20;
+
     private final CopyManager copy;
     private final String sql;
-    private byte[] buf = new byte[1 << 16];
+    private byte[] buf = new byte[INITIAL_BYTES];
     private int size;
     private int rows;
 
@@ -83,6 +87,9 @@ final class BinaryCopy {
 
     /** Forgets the rows written since the last send. */
     void clear() {
+        if (buf.length > KEPT_BYTES) {
+            buf = new byte[INITIAL_BYTES];
+        }
         System.arraycopy(HEADER, 0, buf, 0, HEADER.length);
         size = HEADER.length;
         rows = 0;

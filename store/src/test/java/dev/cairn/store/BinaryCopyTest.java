@@ -84,4 +84,15 @@ class BinaryCopyTest {
         c.commit();
         assertEquals("2/0/y/2;", rows());
     }
+
+    @Test
+    void aLoadAfterOneLargerThanTheKeptBufferIsWholeToo() throws SQLException {
+        BinaryCopy copy = new BinaryCopy(c, COPY);
+        copy.row(4).int8(1).int2(0).text("large").bytea(new byte[40 << 20]);
+        copy.send();
+        copy.row(4).int8(2).int2(0).text("small").bytea(new byte[3]);
+        copy.send();
+        c.commit();
+        assertEquals("1/0/large/" + (40 << 20) + ";2/0/small/3;", rows());
+    }
 }
