@@ -14,10 +14,11 @@ import org.sqlite.Function;
 
 /**
  * Shows how the verb query reads the match index: the plan of {@code page_filtered} (statements.sql) with the real
- * parameters of a first page and of its more link, and the rows it actually reads. PostgreSQL counts them itself
- * (EXPLAIN ANALYZE, BUFFERS); on SQLite a counting function is added to the WHERE clause at the join's inner level,
- * where it runs once per joined row the scan visits before LIMIT stops it, and the plan is shown with and without
- * it to prove the counter does not change the plan.
+ * parameters of a first page and of its more link, and the rows it actually reads, before and after the tables'
+ * statistics are gathered (ANALYZE, as PostgreSQL's autovacuum does by itself). PostgreSQL counts rows itself
+ * (EXPLAIN ANALYZE, BUFFERS); on SQLite a counting function is added to the WHERE clause of the match scan, where it
+ * runs once per match row the scan visits before LIMIT stops it, and the plan is shown with and without it to prove
+ * the counter does not change the plan (each returned row then reads one statement by its rowid).
  */
 final class QueryPlans {
     static final int PAGE = 100;
@@ -34,17 +35,24 @@ final class QueryPlans {
             System.out.printf("Query plan: verb=%s, limit=%d, on %,d statements; the verb's key (id %d) has %,d match rows,"
                     + " %,d of them (%.1f%%) StatementRef statements matching through their target%n%n",
                     StatementCorpus.HOT_VERB, PAGE, statements, keyId, total, refs, 100.0 * refs / total);
-            // {body} is the column list of format=exact, as StatementReader fills it.
             String sql = db.sql("page_filtered").replace("{dir}", "DESC");
             long[] first = {keyId, 0, 0, Long.MAX_VALUE, PAGE + 1};
             long lastSeq = lastSeqOfPage(c, sql.replace("{and_also}", ""), first);
             long[] more = {keyId, 0, 0, lastSeq, PAGE + 1};
-            if (db.dialect() == Dialect.SQLITE) {
-                sqlite(c, sql, first, "first page");
-                sqlite(c, sql, more, "more link (cursor seq < " + lastSeq + ")");
-            } else {
-                postgres(c, sql.replace("{and_also}", ""), first, "first page");
-                postgres(c, sql.replace("{and_also}", ""), more, "more link (cursor seq < " + lastSeq + ")");
+            for (String statistics : new String[] {"no statistics", "after ANALYZE"}) {
+                if (statistics.startsWith("after")) {
+                    try (java.sql.Statement s = c.createStatement()) {
+                        s.execute("ANALYZE");
+                    }
+                }
+                if (db.dialect() == Dialect.SQLITE) {
+                    sqlite(c, sql, first, "first page, " + statistics);
+                    sqlite(c, sql, more, "more link (cursor seq < " + lastSeq + "), " + statistics);
+                } else {
+                    postgres(c, sql.replace("{and_also}", ""), first, "first page, " + statistics);
+                    postgres(c, sql.replace("{and_also}", ""), more, "more link (cursor seq < " + lastSeq + "), "
+                            + statistics);
+                }
             }
         } catch (SQLException e) {
             throw new IllegalStateException("cannot show the query plans: " + e.getMessage(), e);
@@ -61,7 +69,7 @@ final class QueryPlans {
             }
         });
         String plain = sql.replace("{and_also}", "");
-        String counted = sql.replace("{and_also}", "AND bench_rows_read(s.seq) = 1");
+        String counted = sql.replace("{and_also}", "AND bench_rows_read(m.seq) = 1");
         System.out.println("SQLite, " + what + ", parameters " + Arrays.toString(params) + ":");
         System.out.println("```");
         System.out.println(oneLine(plain));
@@ -70,7 +78,7 @@ final class QueryPlans {
         System.out.println("with the row counter in the WHERE clause:");
         printSqlitePlan(c, counted, params);
         int returned = run(c, counted, params);
-        System.out.println("rows returned " + returned + "; joined rows read (counter) " + rows.get());
+        System.out.println("rows returned " + returned + "; match rows read (counter) " + rows.get());
         System.out.println("```");
         System.out.println();
     }
