@@ -53,8 +53,9 @@ class ActivityDefinitionsTest extends DatabaseOnEachDialect {
                 """;
         List<ActivityDefinitions.Defined> defined = ActivityDefinitions.of(StatementParser.parseOne(
                 statement.getBytes(StandardCharsets.UTF_8), XapiVersion.V2_0_0).statement());
-        assertEquals(List.of("http://example.com/sub-object", "http://example.com/sub-other", "http://example.com/parent",
-                "http://example.com/category"), defined.stream().map(ActivityDefinitions.Defined::activityId).toList());
+        assertEquals(List.of("http://example.com/sub-object", "http://example.com/sub-other",
+                "http://example.com/parent", "http://example.com/category"),
+                defined.stream().map(ActivityDefinitions.Defined::activityId).toList());
         assertEquals("http://example.com/t3", defined.get(2).definition().type());
     }
 

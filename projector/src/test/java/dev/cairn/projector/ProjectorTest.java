@@ -174,7 +174,8 @@ class ProjectorTest extends DatabaseOnEachDialect {
                 drain(projector);
             }
             assertEquals(4, db.watermark().seq());
-            try (TestDatabase fresh = TestDatabase.create(dialect, dir); Database uninterrupted = Database.open(fresh.url())) {
+            try (TestDatabase fresh = TestDatabase.create(dialect, dir);
+                 Database uninterrupted = Database.open(fresh.url())) {
                 try (Projector projector = new Projector(log, uninterrupted,
                         new WatermarkTracker(uninterrupted.watermark(), Clock.systemUTC()), 100)) {
                     drain(projector);

@@ -33,14 +33,18 @@ public final class ProjectionWriter implements AutoCloseable {
     private static final int KEY_CACHE_SIZE = 200_000;
 
     private final Connection c;
-    private final PreparedStatement selectKeys, updateKeys, selectReferrers, setVoided, findKey,
-            insertKey, maxKeyId, referencedIds, deleteMatch, insertRef, advance, readWatermark, putDocument, deleteDocument,
+    private final PreparedStatement selectKeys, updateKeys, selectReferrers, setVoided, findKey, insertKey, maxKeyId,
+            allKeys, referencedIds, deleteMatch, insertRef, advance, readWatermark, putDocument, deleteDocument,
             deleteDocuments, activityDefinition, putActivityDefinition, addAgentName, putAttachment;
     /**
      * Ids of the filter keys used lately; any other is looked up in filter_key. Bounded, since keys such as
      * registrations keep arriving for as long as the LRS runs.
      */
     private final Map<FilterKey, Long> keyIds;
+    /** The most keys {@link #keyIds} holds. */
+    private final int keyCacheSize;
+    /** Keys inserted in the open transaction and not yet sent (they are in {@link #keyIds}). */
+    private int pendingKeys;
     /** SQLite only: checkpoints the write-ahead log off this writer's thread; null on PostgreSQL. */
     private final WalCheckpointer checkpointer;
     /** Hashes of every id a stored StatementRef points at; null until first needed. */
@@ -70,6 +74,7 @@ public final class ProjectionWriter implements AutoCloseable {
     /** A writer that remembers the ids of at most {@code keyCacheSize} filter keys. */
     ProjectionWriter(Database db, int keyCacheSize) {
         keyIds = lru(keyCacheSize);
+        this.keyCacheSize = keyCacheSize;
         try {
             c = db.newWriter();
             checkpointer = db.dialect() == Dialect.SQLITE ? WalCheckpointer.start(db, c) : null;
@@ -83,6 +88,7 @@ public final class ProjectionWriter implements AutoCloseable {
             findKey = c.prepareStatement(db.sql("find_key"));
             insertKey = c.prepareStatement(db.sql("insert_key"));
             maxKeyId = c.prepareStatement(db.sql("max_key_id"));
+            allKeys = c.prepareStatement(db.sql("all_filter_keys"));
             matches = new PendingMatches(c, db);
             deleteMatch = c.prepareStatement(db.sql("delete_match"));
             insertRef = c.prepareStatement(db.sql("insert_ref"));
@@ -96,6 +102,7 @@ public final class ProjectionWriter implements AutoCloseable {
             addAgentName = c.prepareStatement(db.sql("add_agent_name"));
             putAttachment = c.prepareStatement(db.sql("put_attachment"));
             committed = Database.readWatermark(readWatermark);
+            loadKeys();
             c.commit();
             seq = committed.seq();
             storedMillis = committed.storedMillis();
@@ -431,27 +438,65 @@ public final class ProjectionWriter implements AutoCloseable {
         }
     }
 
+    /**
+     * The id of a filter key, added to filter_key if it is new. Ids run from 1 to {@link #lastKeyId} (each new key
+     * takes the next), so while the cache holds that many keys it holds every key the database has, and a key it
+     * lacks is new without asking the database (a fresh projection or a replay, until the cache is full). New keys
+     * are sent in a batch, before the next lookup or at commit.
+     */
     private long keyId(FilterKey key) throws SQLException {
         Long cached = keyIds.get(key);
         if (cached != null) {
             return cached;
         }
-        findKey.setInt(1, key.kind().ordinal());
-        findKey.setString(2, key.value());
-        long id;
-        try (ResultSet rs = findKey.executeQuery()) {
-            if (rs.next()) {
-                id = rs.getLong(1);
-            } else {
-                id = ++lastKeyId;
-                insertKey.setLong(1, id);
-                insertKey.setInt(2, key.kind().ordinal());
-                insertKey.setString(3, key.value());
-                insertKey.executeUpdate();
-            }
-        }
+        Long stored = keyIds.size() == lastKeyId ? null : storedKeyId(key);
+        long id = stored != null ? stored : newKey(key);
         keyIds.put(key, id);
         return id;
+    }
+
+    private Long storedKeyId(FilterKey key) throws SQLException {
+        flushKeys(); // the key may be a pending one the cache has let go
+        findKey.setInt(1, key.kind().ordinal());
+        findKey.setString(2, key.value());
+        try (ResultSet rs = findKey.executeQuery()) {
+            return rs.next() ? rs.getLong(1) : null;
+        }
+    }
+
+    private long newKey(FilterKey key) throws SQLException {
+        long id = ++lastKeyId;
+        insertKey.setLong(1, id);
+        insertKey.setInt(2, key.kind().ordinal());
+        insertKey.setString(3, key.value());
+        insertKey.addBatch();
+        pendingKeys++;
+        return id;
+    }
+
+    private void flushKeys() throws SQLException {
+        if (pendingKeys > 0) {
+            insertKey.executeBatch();
+            pendingKeys = 0;
+        }
+    }
+
+    /** Fills the key cache with every stored key when they all fit, and reads {@link #lastKeyId}. */
+    private void loadKeys() throws SQLException {
+        keyIds.clear();
+        try (ResultSet rs = maxKeyId.executeQuery()) {
+            rs.next();
+            lastKeyId = rs.getLong(1);
+        }
+        if (lastKeyId > keyCacheSize) {
+            return;
+        }
+        FilterKey.Kind[] kinds = FilterKey.Kind.values();
+        try (ResultSet rs = allKeys.executeQuery()) {
+            while (rs.next()) {
+                keyIds.put(new FilterKey(kinds[rs.getInt(2)], rs.getString(3)), rs.getLong(1));
+            }
+        }
     }
 
     /**
@@ -461,6 +506,7 @@ public final class ProjectionWriter implements AutoCloseable {
      */
     public Watermark commit(long logIndex) {
         try {
+            flushKeys();
             flushRows();
             matches.flush();
             advance.setLong(1, logIndex);
@@ -491,15 +537,19 @@ public final class ProjectionWriter implements AutoCloseable {
             matches.clear();
             statements.clear();
             insertRef.clearBatch();
+            insertKey.clearBatch();
+            pendingKeys = 0;
             pendingRows = 0;
             pendingIds.clear();
             pendingRefTargets.clear();
             c.rollback();
+            loadKeys(); // without the keys the transaction added
+            c.rollback(); // ends the read
         } catch (SQLException e) {
+            keyIds.clear();
             throw new StoreException("cannot roll back the projection transaction: " + e.getMessage(), e);
         } finally {
             inTransaction = false;
-            keyIds.clear();
             definitions.clear();
             seq = committed.seq();
             storedMillis = committed.storedMillis();

@@ -175,3 +175,7 @@ SELECT api_key, scopes, authority, created_ms FROM credential ORDER BY created_m
 
 -- name: delete_credential
 DELETE FROM credential WHERE api_key = ?
+
+-- name: all_filter_keys
+-- The projector's key cache, filled at start when every key fits in it.
+SELECT id, kind, value FROM filter_key

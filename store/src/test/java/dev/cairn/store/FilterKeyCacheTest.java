@@ -23,8 +23,10 @@ class FilterKeyCacheTest {
     Path dir;
 
     private static ProjectedStatement statement(int i) {
-        // Registrations repeat across the two transactions, long after a cache of two keys has let them go.
-        String json = "{\"id\":\"" + new UUID(7, i) + "\",\"actor\":{\"mbox\":\"mailto:learner-" + i % 3
+        // Registrations repeat across the two transactions, long after a cache of two keys has let them go; the
+        // learners of the second are new.
+        String json = "{\"id\":\"" + new UUID(7, i) + "\",\"actor\":{\"mbox\":\"mailto:"
+                + (i < 10 ? "learner-" : "newcomer-") + i % 3
                 + "@example.com\"},\"verb\":{\"id\":\"http://example.com/verbs/v" + i % 2 + "\"},\"object\":{\"id\":"
                 + "\"http://example.com/activities/a" + i % 4 + "\"},\"context\":{\"registration\":\""
                 + new UUID(9, i % 5) + "\"}}";
@@ -53,5 +55,37 @@ class FilterKeyCacheTest {
     @MethodSource("dev.cairn.store.TestDatabase#dialects")
     void forgottenKeysAreFoundAgain(String dialect) {
         assertEquals(projected(dialect, 1_000), projected(dialect, 2));
+    }
+
+    /**
+     * Statements 0-19 in two transactions by two writers, the second one after a rolled back transaction that added
+     * keys of its own.
+     */
+    private Map<String, String> projectedByTwoWriters(String dialect) {
+        try (TestDatabase t = TestDatabase.create(dialect, dir); Database db = Database.open(t.url())) {
+            try (ProjectionWriter writer = new ProjectionWriter(db, 1_000)) {
+                for (int i = 0; i < 10; i++) {
+                    writer.add(statement(i));
+                }
+                writer.commit(0);
+            }
+            try (ProjectionWriter writer = new ProjectionWriter(db, 1_000)) { // finds the stored keys at start
+                for (int i = 10; i < 20; i++) {
+                    writer.add(statement(i)); // adds the newcomers' keys, then forgets them
+                }
+                writer.rollback();
+                for (int i = 10; i < 20; i++) {
+                    writer.add(statement(i));
+                }
+                writer.commit(1);
+            }
+            return ProjectionChecksum.of(db);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.cairn.store.TestDatabase#dialects")
+    void aNewWriterKnowsTheStoredKeysAndARollbackForgetsTheKeysItAdded(String dialect) {
+        assertEquals(projected(dialect, 1_000), projectedByTwoWriters(dialect));
     }
 }
