@@ -1,9 +1,9 @@
 package dev.cairn.projector;
 
+import dev.cairn.store.LruMap;
 import dev.cairn.xapi.ActivityDefinition;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,8 +20,8 @@ final class Repeats {
     private static final int ACTIVITIES = 10_000;
     private static final int NAMES = 50_000;
 
-    private final Map<String, ActivityDefinition> lastDefinitions = lru(ACTIVITIES);
-    private final Set<AgentNames.Named> names = Collections.newSetFromMap(lru(NAMES));
+    private final Map<String, ActivityDefinition> lastDefinitions = new LruMap<>(ACTIVITIES);
+    private final Set<AgentNames.Named> names = Collections.newSetFromMap(new LruMap<>(NAMES));
 
     /** The definitions that differ from the one the log last gave their activity; remembers each. */
     List<ActivityDefinitions.Defined> newDefinitions(List<ActivityDefinitions.Defined> defined) {
@@ -49,14 +49,5 @@ final class Repeats {
     void forget() {
         lastDefinitions.clear();
         names.clear();
-    }
-
-    private static <K, V> Map<K, V> lru(int capacity) {
-        return new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<K, V> eldest) {
-                return size() > capacity;
-            }
-        };
     }
 }

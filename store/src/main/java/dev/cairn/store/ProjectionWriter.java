@@ -50,7 +50,7 @@ public final class ProjectionWriter implements AutoCloseable {
     /** Hashes of every id a stored StatementRef points at; null until first needed. */
     private Set<Long> referencedTargets;
     /** The stored definitions of activities read or written lately (bounded, cleared on rollback). */
-    private final Map<String, byte[]> definitions = lru(10_000);
+    private final Map<String, byte[]> definitions = new LruMap<>(10_000);
     private Watermark committed;
     private boolean inTransaction;
     private final PendingStatements statements;
@@ -73,7 +73,7 @@ public final class ProjectionWriter implements AutoCloseable {
 
     /** A writer that remembers the ids of at most {@code keyCacheSize} filter keys. */
     ProjectionWriter(Database db, int keyCacheSize) {
-        keyIds = lru(keyCacheSize);
+        keyIds = new LruMap<>(keyCacheSize);
         this.keyCacheSize = keyCacheSize;
         try {
             c = db.newWriter();
@@ -102,7 +102,6 @@ public final class ProjectionWriter implements AutoCloseable {
             addAgentName = c.prepareStatement(db.sql("add_agent_name"));
             putAttachment = c.prepareStatement(db.sql("put_attachment"));
             committed = Database.readWatermark(readWatermark);
-            loadKeys();
             c.commit();
             seq = committed.seq();
             storedMillis = committed.storedMillis();
@@ -272,15 +271,6 @@ public final class ProjectionWriter implements AutoCloseable {
         }
     }
 
-    private static <K, V> Map<K, V> lru(int capacity) {
-        return new java.util.LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<K, V> eldest) {
-                return size() > capacity;
-            }
-        };
-    }
-
     /** A stored statement as the projector sees it: where it is, its voiding state and its match rows. */
     private record StoredKeys(long seq, String id, boolean voided, boolean voiding, MatchKeys keys) {
     }
@@ -416,6 +406,9 @@ public final class ProjectionWriter implements AutoCloseable {
             rs.next();
             lastKeyId = rs.getLong(1);
         }
+        if (keyIds.isEmpty() && lastKeyId > 0 && lastKeyId <= keyCacheSize) {
+            loadKeys(); // at start or after a rollback: every stored key fits, so the cache can hold them all
+        }
         inTransaction = true;
     }
 
@@ -481,16 +474,8 @@ public final class ProjectionWriter implements AutoCloseable {
         }
     }
 
-    /** Fills the key cache with every stored key when they all fit, and reads {@link #lastKeyId}. */
+    /** Fills the empty key cache with every stored key. */
     private void loadKeys() throws SQLException {
-        keyIds.clear();
-        try (ResultSet rs = maxKeyId.executeQuery()) {
-            rs.next();
-            lastKeyId = rs.getLong(1);
-        }
-        if (lastKeyId > keyCacheSize) {
-            return;
-        }
         FilterKey.Kind[] kinds = FilterKey.Kind.values();
         try (ResultSet rs = allKeys.executeQuery()) {
             while (rs.next()) {
@@ -543,13 +528,11 @@ public final class ProjectionWriter implements AutoCloseable {
             pendingIds.clear();
             pendingRefTargets.clear();
             c.rollback();
-            loadKeys(); // without the keys the transaction added
-            c.rollback(); // ends the read
         } catch (SQLException e) {
-            keyIds.clear();
             throw new StoreException("cannot roll back the projection transaction: " + e.getMessage(), e);
         } finally {
             inTransaction = false;
+            keyIds.clear(); // it may hold keys of the transaction; the next one loads the stored keys again
             definitions.clear();
             seq = committed.seq();
             storedMillis = committed.storedMillis();

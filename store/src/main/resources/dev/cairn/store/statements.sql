@@ -177,5 +177,5 @@ SELECT api_key, scopes, authority, created_ms FROM credential ORDER BY created_m
 DELETE FROM credential WHERE api_key = ?
 
 -- name: all_filter_keys
--- The projector's key cache, filled at start when every key fits in it.
+-- The projector's key cache, filled whenever every stored key fits in it.
 SELECT id, kind, value FROM filter_key
