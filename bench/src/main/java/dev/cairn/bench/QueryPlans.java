@@ -29,16 +29,16 @@ final class QueryPlans {
     static void show(Database db, long statements) {
         try (Connection c = DriverManager.getConnection(db.url())) {
             long keyId = verbKey(c, StatementCorpus.HOT_VERB);
-            long total = scalar(c, "SELECT count(*) FROM statement_match WHERE key_id = " + keyId + " AND scope = 0");
+            long total = scalar(c, "SELECT count(*) FROM statement_match WHERE entry = " + keyId * 2);
             long refs = scalar(c, "SELECT count(*) FROM statement_match m JOIN statement_ref r ON r.referrer_seq = m.seq"
-                    + " WHERE m.key_id = " + keyId + " AND m.scope = 0");
+                    + " WHERE m.entry = " + keyId * 2);
             System.out.printf("Query plan: verb=%s, limit=%d, on %,d statements; the verb's key (id %d) has %,d match rows,"
                     + " %,d of them (%.1f%%) StatementRef statements matching through their target%n%n",
                     StatementCorpus.HOT_VERB, PAGE, statements, keyId, total, refs, 100.0 * refs / total);
             String sql = db.sql("page_filtered").replace("{dir}", "DESC");
-            long[] first = {keyId, 0, 0, Long.MAX_VALUE, PAGE + 1};
+            long[] first = {keyId * 2, 0, Long.MAX_VALUE, PAGE + 1}; // entry: the key's every match (scope 0)
             long lastSeq = lastSeqOfPage(c, sql.replace("{and_also}", ""), first);
-            long[] more = {keyId, 0, 0, lastSeq, PAGE + 1};
+            long[] more = {keyId * 2, 0, lastSeq, PAGE + 1};
             for (String statistics : new String[] {"no statistics", "after ANALYZE"}) {
                 if (statistics.startsWith("after")) {
                     try (java.sql.Statement s = c.createStatement()) {

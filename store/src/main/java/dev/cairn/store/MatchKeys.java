@@ -4,12 +4,17 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * The match rows of one statement: a sorted set of {@code key_id << 1 | scope}, stored with the statement as a
- * blob of big-endian longs. It holds what the statement matches on its own and what it inherits through its
- * StatementRef, so a late referrer can copy it and a voided statement's rows can be deleted exactly.
+ * The match rows of one statement: a sorted set of entries, {@code key_id << 1 | scope}, as statement_match stores
+ * them, kept with the statement as a blob of big-endian longs. It holds what the statement matches on its own and
+ * what it inherits through its StatementRef, so a late referrer can copy it and a voided statement's rows can be
+ * deleted exactly.
  */
 final class MatchKeys {
     static final MatchKeys EMPTY = new MatchKeys(new long[0]);
+    /** Every match of a key: what verb, registration and related_agents/related_activities read. */
+    static final int SCOPE_ALL = 0;
+    /** The narrow matches of an agent or activity key (actor and object), repeated for the plain filters. */
+    static final int SCOPE_NARROW = 1;
 
     private final long[] entries;
 
@@ -31,14 +36,6 @@ final class MatchKeys {
 
     static long entry(long keyId, int scope) {
         return keyId << 1 | scope;
-    }
-
-    static long keyId(long entry) {
-        return entry >>> 1;
-    }
-
-    static int scope(long entry) {
-        return (int) (entry & 1);
     }
 
     int size() {

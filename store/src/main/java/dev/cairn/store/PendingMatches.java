@@ -7,7 +7,7 @@ import java.util.Arrays;
 
 /**
  * The match rows of the open transaction, written together in index order. Match rows are most of what projection
- * writes (a dozen per statement), sorted by (key, scope, seq) so that consecutive rows land on the same B-tree page.
+ * writes (a dozen per statement), sorted by (entry, seq) so that consecutive rows land on the same B-tree page.
  * On SQLite a row inserted alone costs the driver a bind-step-reset round of native calls, so rows go
  * {@value #ROWS_PER_INSERT} to an INSERT (2.6 µs per row inserted alone in arrival order, 1.7 µs this way); on
  * PostgreSQL they are loaded with one binary COPY, which spares the server an INSERT's work per row (projection
@@ -32,9 +32,9 @@ final class PendingMatches {
             many = null;
         } else {
             copy = null;
-            String insertOne = db.sql("insert_match"); // INSERT ... VALUES (?, ?, ?): key id, scope, sequence number
+            String insertOne = db.sql("insert_match"); // INSERT ... VALUES (?, ?): entry, sequence number
             one = c.prepareStatement(insertOne);
-            many = c.prepareStatement(insertOne + ", (?, ?, ?)".repeat(ROWS_PER_INSERT - 1));
+            many = c.prepareStatement(insertOne + ", (?, ?)".repeat(ROWS_PER_INSERT - 1));
         }
     }
 
@@ -55,7 +55,7 @@ final class PendingMatches {
         sort();
         if (copy != null) {
             for (int i = 0; i < size; i++) {
-                copy.row(3).int8(MatchKeys.keyId(entries[i])).int2(MatchKeys.scope(entries[i])).int8(seqs[i]);
+                copy.row(2).int8(entries[i]).int8(seqs[i]);
             }
             copy.send();
             clear();
@@ -64,7 +64,7 @@ final class PendingMatches {
         int i = 0;
         for (; i + ROWS_PER_INSERT <= size; i += ROWS_PER_INSERT) {
             for (int j = 0; j < ROWS_PER_INSERT; j++) {
-                bind(many, 3 * j, i + j);
+                bind(many, 2 * j, i + j);
             }
             many.addBatch();
         }
@@ -90,9 +90,8 @@ final class PendingMatches {
     }
 
     private void bind(PreparedStatement insert, int at, int row) throws SQLException {
-        insert.setLong(at + 1, MatchKeys.keyId(entries[row]));
-        insert.setInt(at + 2, MatchKeys.scope(entries[row]));
-        insert.setLong(at + 3, seqs[row]);
+        insert.setLong(at + 1, entries[row]);
+        insert.setLong(at + 2, seqs[row]);
     }
 
     /**

@@ -25,8 +25,6 @@ import java.util.UUID;
  * index; statements that reference it, the voiding statement among them, keep matching through it.
  */
 public final class ProjectionWriter implements AutoCloseable {
-    private static final int SCOPE_ALL = 0;
-    private static final int SCOPE_NARROW = 1;
     /** Statement rows held pending at most: a large transaction keeps few statements in memory. */
     private static final int MAX_PENDING_ROWS = 1_000;
     /** Filter key ids remembered at most (~150 B each). */
@@ -359,10 +357,10 @@ public final class ProjectionWriter implements AutoCloseable {
         int n = 0;
         for (Map.Entry<FilterKey, Boolean> k : s.keys().keys().entrySet()) {
             long keyId = keyId(k.getKey());
-            entries[n++] = MatchKeys.entry(keyId, SCOPE_ALL);
+            entries[n++] = MatchKeys.entry(keyId, MatchKeys.SCOPE_ALL);
             boolean scoped = k.getKey().kind() == FilterKey.Kind.AGENT || k.getKey().kind() == FilterKey.Kind.ACTIVITY;
             if (scoped && k.getValue()) {
-                entries[n++] = MatchKeys.entry(keyId, SCOPE_NARROW);
+                entries[n++] = MatchKeys.entry(keyId, MatchKeys.SCOPE_NARROW);
             }
         }
         return MatchKeys.of(entries, n);
@@ -375,10 +373,8 @@ public final class ProjectionWriter implements AutoCloseable {
         setVoided.setLong(1, target.seq());
         setVoided.executeUpdate();
         for (int i = 0; i < target.keys().size(); i++) {
-            long e = target.keys().get(i);
-            deleteMatch.setLong(1, MatchKeys.keyId(e));
-            deleteMatch.setInt(2, MatchKeys.scope(e));
-            deleteMatch.setLong(3, target.seq());
+            deleteMatch.setLong(1, target.keys().get(i));
+            deleteMatch.setLong(2, target.seq());
             deleteMatch.executeUpdate();
         }
     }

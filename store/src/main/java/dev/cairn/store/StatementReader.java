@@ -72,13 +72,13 @@ public final class StatementReader {
     /** A page of statements in their exact form. */
     public StatementPage page(StatementQuery q) {
         try (Connection c = db.reader()) {
-            List<Long> keyIds = new ArrayList<>();
+            List<Long> entries = new ArrayList<>();
             for (KeyFilter f : q.filters()) {
                 Long id = keyId(c, f);
                 if (id == null) {
                     return new StatementPage(List.of(), false, 0); // no statement has ever matched this key
                 }
-                keyIds.add(id);
+                entries.add(MatchKeys.entry(id, f.narrow() ? MatchKeys.SCOPE_NARROW : MatchKeys.SCOPE_ALL));
             }
             long lo = 0;
             long hi = Long.MAX_VALUE;
@@ -106,25 +106,23 @@ public final class StatementReader {
             String dir = q.ascending() ? "ASC" : "DESC";
             PreparedStatement ps;
             int p = 1;
-            if (keyIds.isEmpty()) {
+            if (entries.isEmpty()) {
                 ps = c.prepareStatement(db.sql("page_unfiltered").replace("{dir}", dir));
             } else {
                 String also = db.sql("also_matches");
                 StringBuilder and = new StringBuilder();
-                for (int i = 1; i < keyIds.size(); i++) {
+                for (int i = 1; i < entries.size(); i++) {
                     and.append(also).append('\n');
                 }
                 ps = c.prepareStatement(db.sql("page_filtered").replace("{dir}", dir)
                         .replace("{and_also}", and.toString()));
-                ps.setLong(p++, keyIds.get(0));
-                ps.setInt(p++, scope(q.filters().get(0)));
+                ps.setLong(p++, entries.get(0));
             }
             try (ps) {
                 ps.setLong(p++, lo);
                 ps.setLong(p++, hi);
-                for (int i = 1; i < keyIds.size(); i++) {
-                    ps.setLong(p++, keyIds.get(i));
-                    ps.setInt(p++, scope(q.filters().get(i)));
+                for (int i = 1; i < entries.size(); i++) {
+                    ps.setLong(p++, entries.get(i));
                 }
                 ps.setInt(p, q.limit() + 1);
                 List<byte[]> out = new ArrayList<>(Math.min(q.limit(), 1000));
@@ -145,10 +143,6 @@ public final class StatementReader {
         } catch (SQLException e) {
             throw new StoreException("cannot query statements: " + e.getMessage(), e);
         }
-    }
-
-    private static int scope(KeyFilter f) {
-        return f.narrow() ? 1 : 0;
     }
 
     private Long keyId(Connection c, KeyFilter f) throws SQLException {

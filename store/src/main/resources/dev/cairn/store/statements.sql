@@ -39,10 +39,10 @@ INSERT INTO filter_key (id, kind, value) VALUES (?, ?, ?)
 SELECT coalesce(max(id), 0) FROM filter_key
 
 -- name: insert_match
-INSERT INTO statement_match (key_id, scope, seq) VALUES (?, ?, ?)
+INSERT INTO statement_match (entry, seq) VALUES (?, ?)
 
 -- name: delete_match
-DELETE FROM statement_match WHERE key_id = ? AND scope = ? AND seq = ?
+DELETE FROM statement_match WHERE entry = ? AND seq = ?
 
 -- name: insert_ref
 INSERT INTO statement_ref (referrer_seq, target_id, voiding) VALUES (?, ?, ?)
@@ -90,13 +90,13 @@ SELECT s.seq, s.json FROM statement s WHERE s.voided = 0 AND s.seq > ? AND s.seq
 -- Voided statements have no match rows, so no voided check is needed.
 SELECT s.seq, s.json FROM (
     SELECT m.seq FROM statement_match m
-    WHERE m.key_id = ? AND m.scope = ? AND m.seq > ? AND m.seq < ? {and_also}
+    WHERE m.entry = ? AND m.seq > ? AND m.seq < ? {and_also}
     ORDER BY m.seq {dir} LIMIT ?
 ) p JOIN statement s ON s.seq = p.seq
 ORDER BY p.seq {dir}
 
 -- name: also_matches
-AND EXISTS (SELECT 1 FROM statement_match x WHERE x.key_id = ? AND x.scope = ? AND x.seq = m.seq)
+AND EXISTS (SELECT 1 FROM statement_match x WHERE x.entry = ? AND x.seq = m.seq)
 
 -- name: checksum_statement
 SELECT seq, id, stored_ms, voided, voiding, json, keys FROM statement ORDER BY seq
@@ -105,7 +105,7 @@ SELECT seq, id, stored_ms, voided, voiding, json, keys FROM statement ORDER BY s
 SELECT id, kind, value FROM filter_key ORDER BY id
 
 -- name: checksum_statement_match
-SELECT key_id, scope, seq FROM statement_match ORDER BY key_id, scope, seq
+SELECT entry, seq FROM statement_match ORDER BY entry, seq
 
 -- name: checksum_statement_ref
 SELECT target_id, referrer_seq, voiding FROM statement_ref ORDER BY target_id, referrer_seq

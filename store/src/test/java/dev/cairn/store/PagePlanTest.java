@@ -92,11 +92,10 @@ class PagePlanTest {
     /** The plan as text, a line per node (SQLite's detail column). */
     private static String explain(Connection c, String sql, long key) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setLong(1, key);
-            ps.setInt(2, 0);
-            ps.setLong(3, 0);
-            ps.setLong(4, Long.MAX_VALUE);
-            ps.setInt(5, PAGE);
+            ps.setLong(1, MatchKeys.entry(key, MatchKeys.SCOPE_ALL));
+            ps.setLong(2, 0);
+            ps.setLong(3, Long.MAX_VALUE);
+            ps.setInt(4, PAGE);
             StringBuilder out = new StringBuilder();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

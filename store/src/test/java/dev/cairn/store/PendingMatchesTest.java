@@ -40,9 +40,9 @@ class PendingMatchesTest {
             c.commit();
             List<String> out = new ArrayList<>();
             try (Statement s = c.createStatement();
-                 ResultSet rs = s.executeQuery("SELECT key_id, scope, seq FROM statement_match ORDER BY key_id, scope, seq")) {
+                 ResultSet rs = s.executeQuery("SELECT entry, seq FROM statement_match ORDER BY entry, seq")) {
                 while (rs.next()) {
-                    out.add(rs.getLong(1) + "/" + rs.getInt(2) + "/" + rs.getLong(3));
+                    out.add((rs.getLong(1) >> 1) + "/" + (rs.getLong(1) & 1) + "/" + rs.getLong(2));
                 }
             }
             return out;

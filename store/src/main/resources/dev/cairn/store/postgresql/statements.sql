@@ -6,8 +6,8 @@ TRUNCATE statement_match, statement_ref, filter_key, statement, document, activi
 UPDATE watermark SET log_index = -1, stored_ms = 0, seq = 0 WHERE id = 1
 
 -- name: copy_matches
--- The bulk path of match rows (BinaryCopy): key id, scope, sequence number.
-COPY statement_match (key_id, scope, seq) FROM STDIN (FORMAT binary)
+-- The bulk path of match rows (BinaryCopy): entry (key id and scope), sequence number.
+COPY statement_match (entry, seq) FROM STDIN (FORMAT binary)
 
 -- name: copy_statements
 -- The bulk path of statement rows (BinaryCopy), in insert_statement's column order.
