@@ -9,54 +9,126 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.sqlite.Function;
 
 /**
- * Shows how the verb query reads the match index: the plan of {@code page_filtered} (statements.sql) with the real
- * parameters of a first page and of its more link, and the rows it actually reads, before and after the tables'
- * statistics are gathered (ANALYZE, as PostgreSQL's autovacuum does by itself). PostgreSQL counts rows itself
- * (EXPLAIN ANALYZE, BUFFERS); on SQLite a counting function is added to the WHERE clause of the match scan, where it
- * runs once per match row the scan visits before LIMIT stops it, and the plan is shown with and without it to prove
- * the counter does not change the plan (each returned row then reads one statement by its rowid).
+ * Shows how the verb query reads the match index, as the store's MatchScan runs it for one filter: a range of the
+ * verb's match rows ({@code match_blocks}, statements.sql; each row holds the matches of 64 consecutive sequence
+ * numbers), then the page's statements by sequence number ({@code statements_by_seq}). Both plans are shown with
+ * the real parameters of a first page and of its more link, with the rows each actually reads, before and after the
+ * tables' statistics are gathered (ANALYZE, as PostgreSQL's autovacuum does by itself). PostgreSQL counts rows itself
+ * (EXPLAIN ANALYZE, BUFFERS); on SQLite a counting function is added to each WHERE clause, where it runs once per row
+ * the search visits, and the plan is shown with and without it to prove the counter does not change the plan.
  */
 final class QueryPlans {
     static final int PAGE = 100;
+    /** The match rows a single filter's first read asks for (MatchScan.FIRST_CHUNK). */
+    static final int FIRST_READ = 32;
 
     private QueryPlans() {
     }
 
     static void show(Database db, long statements) {
         try (Connection c = DriverManager.getConnection(db.url())) {
-            long keyId = verbKey(c, StatementCorpus.HOT_VERB);
-            long total = scalar(c, "SELECT count(*) FROM statement_match WHERE entry = " + keyId * 2);
-            long refs = scalar(c, "SELECT count(*) FROM statement_match m JOIN statement_ref r ON r.referrer_seq = m.seq"
-                    + " WHERE m.entry = " + keyId * 2);
-            System.out.printf("Query plan: verb=%s, limit=%d, on %,d statements; the verb's key (id %d) has %,d match rows,"
-                    + " %,d of them (%.1f%%) StatementRef statements matching through their target%n%n",
-                    StatementCorpus.HOT_VERB, PAGE, statements, keyId, total, refs, 100.0 * refs / total);
-            String sql = db.sql("page_filtered").replace("{dir}", "DESC");
-            long[] first = {keyId * 2, 0, Long.MAX_VALUE, PAGE + 1}; // entry: the key's every match (scope 0)
-            long lastSeq = lastSeqOfPage(c, sql.replace("{and_also}", ""), first);
-            long[] more = {keyId * 2, 0, lastSeq, PAGE + 1};
+            long entry = verbKey(c, StatementCorpus.HOT_VERB) * 2; // the key's every match (scope 0)
+            long[] census = census(c, entry);
+            System.out.printf("Query plan: verb=%s, limit=%d, on %,d statements; the verb's entry (%d) has %,d matches"
+                    + " in %,d rows, %,d of the matches (%.1f%%) StatementRef statements matching through their"
+                    + " target%n%n", StatementCorpus.HOT_VERB, PAGE, statements, entry, census[0], census[1],
+                    census[2], 100.0 * census[2] / census[0]);
+            String blocks = db.sql("match_blocks").replace("{dir}", "DESC");
+            long[] first = {entry, 0, Long.MAX_VALUE, FIRST_READ};
+            long[] firstPage = page(c, blocks, first, Long.MAX_VALUE);
+            long lastSeq = firstPage[PAGE - 1]; // the more link's cursor: the last statement the page returns
+            long[] more = {entry, 0, (lastSeq - 1) >> 6, FIRST_READ};
+            long[] morePage = page(c, blocks, more, lastSeq);
             for (String statistics : new String[] {"no statistics", "after ANALYZE"}) {
                 if (statistics.startsWith("after")) {
                     try (java.sql.Statement s = c.createStatement()) {
                         s.execute("ANALYZE");
                     }
                 }
-                if (db.dialect() == Dialect.SQLITE) {
-                    sqlite(c, sql, first, "first page, " + statistics);
-                    sqlite(c, sql, more, "more link (cursor seq < " + lastSeq + "), " + statistics);
-                } else {
-                    postgres(c, sql.replace("{and_also}", ""), first, "first page, " + statistics);
-                    postgres(c, sql.replace("{and_also}", ""), more, "more link (cursor seq < " + lastSeq + "), "
-                            + statistics);
-                }
+                show(db, c, blocks, first, "match rows, first page, " + statistics);
+                show(db, c, bySeq(db, firstPage), firstPage, "statements, first page, " + statistics);
+                show(db, c, blocks, more, "match rows, more link (cursor seq < " + lastSeq + "), " + statistics);
+                show(db, c, bySeq(db, morePage), morePage, "statements, more link, " + statistics);
             }
         } catch (SQLException e) {
             throw new IllegalStateException("cannot show the query plans: " + e.getMessage(), e);
         }
+    }
+
+    private static void show(Database db, Connection c, String sql, long[] params, String what) throws SQLException {
+        if (db.dialect() == Dialect.SQLITE) {
+            sqlite(c, sql, params, what);
+        } else {
+            postgres(c, sql, params, what);
+        }
+    }
+
+    /** Matches, rows and StatementRef matches of {@code entry}. */
+    private static long[] census(Connection c, long entry) throws SQLException {
+        Set<Long> referrers = new HashSet<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT referrer_seq FROM statement_ref");
+             ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                referrers.add(rs.getLong(1));
+            }
+        }
+        long matches = 0;
+        long rows = 0;
+        long refs = 0;
+        try (PreparedStatement ps = c.prepareStatement("SELECT block, bits FROM statement_match WHERE entry = ?")) {
+            ps.setLong(1, entry);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rows++;
+                    for (long seq : seqs(rs.getLong(1), rs.getLong(2))) {
+                        matches++;
+                        refs += referrers.contains(seq) ? 1 : 0;
+                    }
+                }
+            }
+        }
+        return new long[] {matches, rows, refs};
+    }
+
+    /** The sequence numbers of a page (and one more), newest first below {@code hi}, from the rows {@code blocks} reads. */
+    private static long[] page(Connection c, String blocks, long[] params, long hi) throws SQLException {
+        long[] out = new long[0];
+        try (PreparedStatement ps = c.prepareStatement(blocks)) {
+            bind(ps, params);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next() && out.length < PAGE + 1) {
+                    long[] seqs = seqs(rs.getLong(1), rs.getLong(2));
+                    for (int i = seqs.length - 1; i >= 0 && out.length < PAGE + 1; i--) {
+                        if (seqs[i] >= hi) {
+                            continue;
+                        }
+                        out = Arrays.copyOf(out, out.length + 1);
+                        out[out.length - 1] = seqs[i];
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private static long[] seqs(long block, long bits) {
+        long[] out = new long[Long.bitCount(bits)];
+        int n = 0;
+        for (long b = bits; b != 0; b &= b - 1) {
+            out[n++] = block * 64 + Long.numberOfTrailingZeros(b);
+        }
+        return out;
+    }
+
+    private static String bySeq(Database db, long[] seqs) {
+        return db.sql("statements_by_seq").replace("{dir}", "DESC")
+                .replace("(?)", "(?" + ", ?".repeat(seqs.length - 1) + ")");
     }
 
     private static void sqlite(Connection c, String sql, long[] params, String what) throws SQLException {
@@ -68,17 +140,17 @@ final class QueryPlans {
                 result(1);
             }
         });
-        String plain = sql.replace("{and_also}", "");
-        String counted = sql.replace("{and_also}", "AND bench_rows_read(m.seq) = 1");
-        System.out.println("SQLite, " + what + ", parameters " + Arrays.toString(params) + ":");
+        String column = sql.contains("FROM statement_match") ? "block" : "seq";
+        String counted = sql.replace(" ORDER BY", " AND bench_rows_read(" + column + ") = 1 ORDER BY");
+        System.out.println("SQLite, " + what + ", " + params.length + " parameters " + brief(params) + ":");
         System.out.println("```");
-        System.out.println(oneLine(plain));
+        System.out.println(oneLine(sql));
         System.out.println("EXPLAIN QUERY PLAN:");
-        printSqlitePlan(c, plain, params);
+        printSqlitePlan(c, sql, params);
         System.out.println("with the row counter in the WHERE clause:");
         printSqlitePlan(c, counted, params);
         int returned = run(c, counted, params);
-        System.out.println("rows returned " + returned + "; match rows read (counter) " + rows.get());
+        System.out.println("rows returned " + returned + "; rows read (counter) " + rows.get());
         System.out.println("```");
         System.out.println();
     }
@@ -95,7 +167,7 @@ final class QueryPlans {
     }
 
     private static void postgres(Connection c, String sql, long[] params, String what) throws SQLException {
-        System.out.println("PostgreSQL, " + what + ", parameters " + Arrays.toString(params) + ":");
+        System.out.println("PostgreSQL, " + what + ", " + params.length + " parameters " + brief(params) + ":");
         System.out.println("```");
         System.out.println(oneLine(sql));
         try (PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE, BUFFERS) " + sql)) {
@@ -108,20 +180,6 @@ final class QueryPlans {
         }
         System.out.println("```");
         System.out.println();
-    }
-
-    private static long lastSeqOfPage(Connection c, String sql, long[] params) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql)) {
-            bind(ps, params);
-            long last = 0;
-            int n = 0;
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next() && n++ < PAGE) {
-                    last = rs.getLong(1);
-                }
-            }
-            return last;
-        }
     }
 
     private static int run(Connection c, String sql, long[] params) throws SQLException {
@@ -138,11 +196,14 @@ final class QueryPlans {
     }
 
     private static void bind(PreparedStatement ps, long[] params) throws SQLException {
-        ps.setLong(1, params[0]);
-        ps.setInt(2, (int) params[1]);
-        ps.setLong(3, params[2]);
-        ps.setLong(4, params[3]);
-        ps.setInt(5, (int) params[4]);
+        for (int i = 0; i < params.length; i++) {
+            ps.setLong(i + 1, params[i]);
+        }
+    }
+
+    private static String brief(long[] params) {
+        return params.length <= 4 ? Arrays.toString(params)
+                : "[" + params[0] + ", " + params[1] + ", ..., " + params[params.length - 1] + "]";
     }
 
     private static long verbKey(Connection c, String iri) throws SQLException {
@@ -155,13 +216,6 @@ final class QueryPlans {
                 }
                 return rs.getLong(1);
             }
-        }
-    }
-
-    private static long scalar(Connection c, String sql) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql); ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getLong(1);
         }
     }
 

@@ -4,38 +4,63 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.Arrays;
+import java.util.Comparator;
+import org.postgresql.PGConnection;
 
 /**
- * The match rows of the open transaction, written together in index order. Match rows are most of what projection
- * writes (a dozen per statement), sorted by (entry, seq) so that consecutive rows land on the same B-tree page.
- * On SQLite a row inserted alone costs the driver a bind-step-reset round of native calls, so rows go
- * {@value #ROWS_PER_INSERT} to an INSERT (2.6 µs per row inserted alone in arrival order, 1.7 µs this way); on
- * PostgreSQL they are loaded with one binary COPY, which spares the server an INSERT's work per row (projection
- * 20% faster than with multi-row INSERTs).
+ * The match rows of the open transaction, written together. Matches are most of what projection writes (a dozen per
+ * statement); statement_match keeps 64 consecutive sequence numbers of an entry in one row, a bit each, so the
+ * matches are sorted by (entry, seq), folded into one row per (entry, block), and each row is merged into the stored
+ * one, if any, by OR-ing its bits. On SQLite rows go {@value #ROWS_PER_INSERT} to an INSERT (a row inserted alone
+ * costs the driver a bind-step-reset round of native calls). On PostgreSQL a merge costs the server about twice an
+ * insert's work (an index probe before the insert), so the rows of blocks no earlier flush can have written, nearly
+ * all of them, are loaded with a binary COPY, and the others are merged in one statement that takes them as arrays.
  */
 final class PendingMatches {
     static final int ROWS_PER_INSERT = 250;
+    /** Sequence numbers per match row: the bits of a 64-bit integer. */
+    static final int BLOCK_SHIFT = 6;
 
-    /** PostgreSQL's COPY, or null where the rows are inserted ({@link #one}, {@link #many}). */
+    /** PostgreSQL's COPY of new rows and merge of the others, or null where rows are inserted ({@link #one}, {@link #many}). */
     private final BinaryCopy copy;
+    private final PreparedStatement arrays;
     private final PreparedStatement one;
     private final PreparedStatement many;
-    /** {@link MatchKeys} entries ({@code key_id << 1 | scope}) and the sequence numbers they match, by row. */
+    /** The PostgreSQL driver's connection, which takes primitive arrays (sent in binary); null on SQLite. */
+    private final PGConnection pg;
+    /** {@link MatchKeys} entries ({@code key_id << 1 | scope}) and the sequence numbers they match, by match. */
     private long[] entries = new long[1024];
     private long[] seqs = new long[1024];
     private int size;
+    /** The bits of each folded row ({@link #fold}), whose entry and block are in {@link #entries} and {@link #seqs}. */
+    private long[] bits = new long[0];
 
     PendingMatches(Connection c, Database db) throws SQLException {
+        String upsert = db.sql("upsert_matches");
         if (db.dialect() == Dialect.POSTGRESQL) {
+            pg = c.unwrap(PGConnection.class);
             copy = new BinaryCopy(c, db.sql("copy_matches"));
+            arrays = c.prepareStatement(upsert);
             one = null;
             many = null;
         } else {
+            pg = null;
             copy = null;
-            String insertOne = db.sql("insert_match"); // INSERT ... VALUES (?, ?): entry, sequence number
-            one = c.prepareStatement(insertOne);
-            many = c.prepareStatement(insertOne + ", (?, ?)".repeat(ROWS_PER_INSERT - 1));
+            arrays = null;
+            one = c.prepareStatement(upsert.replace("{rows}", "(?, ?, ?)"));
+            many = c.prepareStatement(upsert.replace("{rows}",
+                    "(?, ?, ?)" + ", (?, ?, ?)".repeat(ROWS_PER_INSERT - 1)));
         }
+    }
+
+    /** The row a sequence number's match goes to. */
+    static long block(long seq) {
+        return seq >>> BLOCK_SHIFT;
+    }
+
+    /** The bit of a sequence number within its row. */
+    static long bit(long seq) {
+        return 1L << (seq & 63);
     }
 
     void add(long entry, long seq) {
@@ -47,32 +72,50 @@ final class PendingMatches {
         seqs[size++] = seq;
     }
 
-    /** Inserts every pending row. */
-    void flush() throws SQLException {
+    /**
+     * Writes every pending match.
+     *
+     * @param lastStoredBlock the highest block an earlier flush may have written rows in: rows after it are new
+     */
+    void flush(long lastStoredBlock) throws SQLException {
         if (size == 0) {
             return;
         }
         sort();
+        int rows = fold();
         if (copy != null) {
-            for (int i = 0; i < size; i++) {
-                copy.row(2).int8(entries[i]).int8(seqs[i]);
+            int merged = 0;
+            for (int i = 0; i < rows; i++) {
+                if (seqs[i] > lastStoredBlock) {
+                    copy.row(3).int8(entries[i]).int8(seqs[i]).int8(bits[i]);
+                } else {
+                    entries[merged] = entries[i];
+                    seqs[merged] = seqs[i];
+                    bits[merged++] = bits[i];
+                }
             }
             copy.send();
+            if (merged > 0) {
+                arrays.setArray(1, pg.createArrayOf("int8", Arrays.copyOf(entries, merged)));
+                arrays.setArray(2, pg.createArrayOf("int8", Arrays.copyOf(seqs, merged)));
+                arrays.setArray(3, pg.createArrayOf("int8", Arrays.copyOf(bits, merged)));
+                arrays.executeUpdate();
+            }
             clear();
             return;
         }
         int i = 0;
-        for (; i + ROWS_PER_INSERT <= size; i += ROWS_PER_INSERT) {
+        for (; i + ROWS_PER_INSERT <= rows; i += ROWS_PER_INSERT) {
             for (int j = 0; j < ROWS_PER_INSERT; j++) {
-                bind(many, 2 * j, i + j);
+                bind(many, 3 * j, i + j);
             }
             many.addBatch();
         }
         if (i > 0) {
             many.executeBatch();
         }
-        if (i < size) {
-            for (; i < size; i++) {
+        if (i < rows) {
+            for (; i < rows; i++) {
                 bind(one, 0, i);
                 one.addBatch();
             }
@@ -81,7 +124,7 @@ final class PendingMatches {
         clear();
     }
 
-    /** Forgets the pending rows (the transaction was rolled back). */
+    /** Forgets the pending matches (the transaction was rolled back). */
     void clear() {
         size = 0;
         if (copy != null) {
@@ -89,14 +132,38 @@ final class PendingMatches {
         }
     }
 
+    /**
+     * Folds the sorted matches into rows in place: row k is (entries[k], seqs[k] as its block, bits[k]).
+     *
+     * @return the number of rows
+     */
+    private int fold() {
+        if (bits.length < size) {
+            bits = new long[entries.length];
+        }
+        int rows = 0;
+        for (int i = 0; i < size; i++) {
+            long block = block(seqs[i]);
+            if (rows > 0 && entries[rows - 1] == entries[i] && seqs[rows - 1] == block) {
+                bits[rows - 1] |= bit(seqs[i]);
+            } else {
+                bits[rows] = bit(seqs[i]);
+                entries[rows] = entries[i];
+                seqs[rows++] = block;
+            }
+        }
+        return rows;
+    }
+
     private void bind(PreparedStatement insert, int at, int row) throws SQLException {
         insert.setLong(at + 1, entries[row]);
         insert.setLong(at + 2, seqs[row]);
+        insert.setLong(at + 3, bits[row]);
     }
 
     /**
-     * Sorts the rows by (entry, seq), each packed into one long as entry and seq offset; rows whose values do not
-     * fit in 63 bits together (more than ~2^40 keys over a span of ~2^20 statements) keep their arrival order.
+     * Sorts the matches by (entry, seq), each packed into one long as entry and seq offset when they fit in 63 bits
+     * together (they do unless ~2^40 keys meet a span of ~2^20 statements); else by comparing pairs.
      */
     private void sort() {
         long maxEntry = 0;
@@ -109,6 +176,7 @@ final class PendingMatches {
         }
         int seqBits = 64 - Long.numberOfLeadingZeros(maxSeq - minSeq);
         if (64 - Long.numberOfLeadingZeros(maxEntry) + seqBits > 63) {
+            sortPairs();
             return;
         }
         for (int i = 0; i < size; i++) {
@@ -119,6 +187,18 @@ final class PendingMatches {
         for (int i = 0; i < size; i++) {
             seqs[i] = (entries[i] & seqMask) + minSeq;
             entries[i] >>>= seqBits;
+        }
+    }
+
+    private void sortPairs() {
+        long[][] pairs = new long[size][];
+        for (int i = 0; i < size; i++) {
+            pairs[i] = new long[] {entries[i], seqs[i]};
+        }
+        Arrays.sort(pairs, Comparator.<long[]>comparingLong(p -> p[0]).thenComparingLong(p -> p[1]));
+        for (int i = 0; i < size; i++) {
+            entries[i] = pairs[i][0];
+            seqs[i] = pairs[i][1];
         }
     }
 }

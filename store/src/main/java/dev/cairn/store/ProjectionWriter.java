@@ -32,8 +32,8 @@ public final class ProjectionWriter implements AutoCloseable {
 
     private final Connection c;
     private final PreparedStatement selectKeys, updateKeys, selectReferrers, setVoided, findKey, insertKey, maxKeyId,
-            allKeys, referencedIds, deleteMatch, insertRef, advance, readWatermark, putDocument, deleteDocument,
-            deleteDocuments, activityDefinition, putActivityDefinition, addAgentName, putAttachment;
+            allKeys, referencedIds, clearMatchBit, deleteEmptyMatch, insertRef, advance, readWatermark, putDocument,
+            deleteDocument, deleteDocuments, activityDefinition, putActivityDefinition, addAgentName, putAttachment;
     /**
      * Ids of the filter keys used lately; any other is looked up in filter_key. Bounded, since keys such as
      * registrations keep arriving for as long as the LRS runs.
@@ -64,6 +64,8 @@ public final class ProjectionWriter implements AutoCloseable {
     private long lastKeyId;
     private long seq;
     private long storedMillis;
+    /** The highest sequence number whose matches may have been written: the rows of later blocks are new. */
+    private long matchedThroughSeq;
 
     public ProjectionWriter(Database db) {
         this(db, KEY_CACHE_SIZE);
@@ -88,7 +90,8 @@ public final class ProjectionWriter implements AutoCloseable {
             maxKeyId = c.prepareStatement(db.sql("max_key_id"));
             allKeys = c.prepareStatement(db.sql("all_filter_keys"));
             matches = new PendingMatches(c, db);
-            deleteMatch = c.prepareStatement(db.sql("delete_match"));
+            clearMatchBit = c.prepareStatement(db.sql("clear_match_bit"));
+            deleteEmptyMatch = c.prepareStatement(db.sql("delete_empty_match"));
             insertRef = c.prepareStatement(db.sql("insert_ref"));
             advance = c.prepareStatement(db.sql("advance_watermark"));
             readWatermark = c.prepareStatement(db.sql("watermark"));
@@ -103,6 +106,7 @@ public final class ProjectionWriter implements AutoCloseable {
             c.commit();
             seq = committed.seq();
             storedMillis = committed.storedMillis();
+            matchedThroughSeq = seq;
         } catch (SQLException e) {
             throw new StoreException("cannot open the projection writer: " + e.getMessage(), e);
         }
@@ -369,14 +373,25 @@ public final class ProjectionWriter implements AutoCloseable {
     /** Marks a statement voided and removes its match rows; it stays readable by voidedStatementId. */
     private void voidStatement(StoredKeys target) throws SQLException {
         flushRows();
-        matches.flush(); // the rows to delete may still be pending
+        flushMatches(); // the rows to delete may still be pending
         setVoided.setLong(1, target.seq());
         setVoided.executeUpdate();
         for (int i = 0; i < target.keys().size(); i++) {
-            deleteMatch.setLong(1, target.keys().get(i));
-            deleteMatch.setLong(2, target.seq());
-            deleteMatch.executeUpdate();
+            long entry = target.keys().get(i);
+            clearMatchBit.setLong(1, PendingMatches.bit(target.seq()));
+            clearMatchBit.setLong(2, entry);
+            clearMatchBit.setLong(3, PendingMatches.block(target.seq()));
+            clearMatchBit.executeUpdate();
+            deleteEmptyMatch.setLong(1, entry);
+            deleteEmptyMatch.setLong(2, PendingMatches.block(target.seq()));
+            deleteEmptyMatch.executeUpdate();
         }
+    }
+
+    /** Writes the pending match rows; those of blocks past {@link #matchedThroughSeq}'s are new. */
+    private void flushMatches() throws SQLException {
+        matches.flush(PendingMatches.block(matchedThroughSeq));
+        matchedThroughSeq = seq;
     }
 
     private void insertMatches(MatchKeys keys, long mySeq) {
@@ -489,7 +504,7 @@ public final class ProjectionWriter implements AutoCloseable {
         try {
             flushKeys();
             flushRows();
-            matches.flush();
+            flushMatches();
             advance.setLong(1, logIndex);
             advance.setLong(2, storedMillis);
             advance.setLong(3, seq);
@@ -532,6 +547,7 @@ public final class ProjectionWriter implements AutoCloseable {
             definitions.clear();
             seq = committed.seq();
             storedMillis = committed.storedMillis();
+            matchedThroughSeq = seq;
         }
     }
 
@@ -548,6 +564,7 @@ public final class ProjectionWriter implements AutoCloseable {
             committed = Watermark.EMPTY;
             seq = 0;
             storedMillis = 0;
+            matchedThroughSeq = 0;
         } catch (SQLException e) {
             rollback();
             throw new StoreException("cannot drop the projection tables: " + e.getMessage(), e);

@@ -12,9 +12,12 @@ import java.util.UUID;
 
 /**
  * The query side's reads. Every statement query reads one ordered range of the match index (or of the
- * statement table when unfiltered) and stops after the page.
+ * statement table when unfiltered) and stops after the page (see {@link MatchScan}).
  */
 public final class StatementReader {
+    /** Statements read by one query of a page's sequence numbers. */
+    private static final int SEQS_PER_READ = 500;
+
     private final Database db;
 
     public StatementReader(Database db) {
@@ -104,45 +107,50 @@ public final class StatementReader {
                 }
             }
             String dir = q.ascending() ? "ASC" : "DESC";
-            PreparedStatement ps;
-            int p = 1;
             if (entries.isEmpty()) {
-                ps = c.prepareStatement(db.sql("page_unfiltered").replace("{dir}", dir));
-            } else {
-                String also = db.sql("also_matches");
-                StringBuilder and = new StringBuilder();
-                for (int i = 1; i < entries.size(); i++) {
-                    and.append(also).append('\n');
+                try (PreparedStatement ps = c.prepareStatement(db.sql("page_unfiltered").replace("{dir}", dir))) {
+                    ps.setLong(1, lo);
+                    ps.setLong(2, hi);
+                    ps.setInt(3, q.limit() + 1);
+                    return page(ps, q.limit(), new ArrayList<>(Math.min(q.limit(), 1000)), 0);
                 }
-                ps = c.prepareStatement(db.sql("page_filtered").replace("{dir}", dir)
-                        .replace("{and_also}", and.toString()));
-                ps.setLong(p++, entries.get(0));
             }
-            try (ps) {
-                ps.setLong(p++, lo);
-                ps.setLong(p++, hi);
-                for (int i = 1; i < entries.size(); i++) {
-                    ps.setLong(p++, entries.get(i));
-                }
-                ps.setInt(p, q.limit() + 1);
-                List<byte[]> out = new ArrayList<>(Math.min(q.limit(), 1000));
-                long lastSeq = 0;
-                boolean more = false;
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        if (out.size() == q.limit()) {
-                            more = true;
-                            break;
-                        }
-                        lastSeq = rs.getLong(1);
-                        out.add(rs.getBytes(2));
+            long[] seqs = MatchScan.seqs(c, db, entries, lo, hi, q.ascending(), q.limit() + 1);
+            List<byte[]> out = new ArrayList<>(seqs.length);
+            StatementPage page = new StatementPage(out, false, 0);
+            for (int from = 0; from < seqs.length && !page.more(); from += SEQS_PER_READ) {
+                int n = Math.min(SEQS_PER_READ, seqs.length - from);
+                String sql = db.sql("statements_by_seq").replace("{dir}", dir)
+                        .replace("(?)", "(?" + ", ?".repeat(n - 1) + ")");
+                try (PreparedStatement ps = c.prepareStatement(sql)) {
+                    for (int i = 0; i < n; i++) {
+                        ps.setLong(i + 1, seqs[from + i]);
                     }
+                    page = page(ps, q.limit(), out, page.lastSeq());
                 }
-                return new StatementPage(out, more, lastSeq);
             }
+            return page;
         } catch (SQLException e) {
             throw new StoreException("cannot query statements: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Adds the statements {@code ps} reads (seq, json) to {@code out} until the page is full; a further row means
+     * there is more.
+     */
+    private static StatementPage page(PreparedStatement ps, int limit, List<byte[]> out, long lastSeq)
+            throws SQLException {
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                if (out.size() == limit) {
+                    return new StatementPage(out, true, lastSeq);
+                }
+                lastSeq = rs.getLong(1);
+                out.add(rs.getBytes(2));
+            }
+        }
+        return new StatementPage(out, false, lastSeq);
     }
 
     private Long keyId(Connection c, KeyFilter f) throws SQLException {

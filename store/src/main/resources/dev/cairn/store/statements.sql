@@ -38,11 +38,12 @@ INSERT INTO filter_key (id, kind, value) VALUES (?, ?, ?)
 -- name: max_key_id
 SELECT coalesce(max(id), 0) FROM filter_key
 
--- name: insert_match
-INSERT INTO statement_match (entry, seq) VALUES (?, ?)
+-- name: clear_match_bit
+-- A voided statement leaves the match index: its bit goes from the row of each of its entries.
+UPDATE statement_match SET bits = bits & ~CAST(? AS BIGINT) WHERE entry = ? AND block = ?
 
--- name: delete_match
-DELETE FROM statement_match WHERE entry = ? AND seq = ?
+-- name: delete_empty_match
+DELETE FROM statement_match WHERE entry = ? AND block = ? AND bits = 0
 
 -- name: insert_ref
 INSERT INTO statement_ref (referrer_seq, target_id, voiding) VALUES (?, ?, ?)
@@ -81,22 +82,18 @@ SELECT id FROM statement
 -- {dir} is DESC (newest first) or ASC; the seq bounds are exclusive.
 SELECT s.seq, s.json FROM statement s WHERE s.voided = 0 AND s.seq > ? AND s.seq < ? ORDER BY s.seq {dir} LIMIT ?
 
--- name: page_filtered
--- The first filter drives one ordered range scan of statement_match; {and_also} adds one also_matches per
--- further filter. The page of sequence numbers is cut before the statements are joined to it, so each returned row
--- reads one statement row whatever plan table statistics suggest: with the join outside the LIMIT and statistics
--- gathered (as autovacuum does), PostgreSQL merge-joined the match range with a backward scan of the statement
--- table, reading every statement newer than the page's last (636 rows for a page of 101 at 12.5% density).
--- Voided statements have no match rows, so no voided check is needed.
-SELECT s.seq, s.json FROM (
-    SELECT m.seq FROM statement_match m
-    WHERE m.entry = ? AND m.seq > ? AND m.seq < ? {and_also}
-    ORDER BY m.seq {dir} LIMIT ?
-) p JOIN statement s ON s.seq = p.seq
-ORDER BY p.seq {dir}
+-- name: match_blocks
+-- The rows of one match entry in a range of blocks, in the query's order ({dir}); a page reads a chunk at a time.
+SELECT block, bits FROM statement_match WHERE entry = ? AND block >= ? AND block <= ? ORDER BY block {dir} LIMIT ?
 
--- name: also_matches
-AND EXISTS (SELECT 1 FROM statement_match x WHERE x.entry = ? AND x.seq = m.seq)
+-- name: match_blocks_at
+-- A further filter's rows at the blocks the first filter's chunk holds; '(?)' is expanded to one marker per block.
+SELECT block, bits FROM statement_match WHERE entry = ? AND block IN (?)
+
+-- name: statements_by_seq
+-- A page's statements; '(?)' is expanded to one marker per sequence number. The voided check covers a statement
+-- voided between reading the match rows and reading it.
+SELECT seq, json FROM statement WHERE seq IN (?) AND voided = 0 ORDER BY seq {dir}
 
 -- name: checksum_statement
 SELECT seq, id, stored_ms, voided, voiding, json, keys FROM statement ORDER BY seq
@@ -105,7 +102,7 @@ SELECT seq, id, stored_ms, voided, voiding, json, keys FROM statement ORDER BY s
 SELECT id, kind, value FROM filter_key ORDER BY id
 
 -- name: checksum_statement_match
-SELECT entry, seq FROM statement_match ORDER BY entry, seq
+SELECT entry, block, bits FROM statement_match ORDER BY entry, block
 
 -- name: checksum_statement_ref
 SELECT target_id, referrer_seq, voiding FROM statement_ref ORDER BY target_id, referrer_seq

@@ -14,6 +14,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -60,44 +61,50 @@ class MigrationsTest {
     }
     @ParameterizedTest
     @MethodSource("dev.cairn.store.TestDatabase#dialects")
-    void aVersion4DatabaseKeepsItsMatchRowsAsEntriesThatQueriesRead(String dialect) throws Exception {
-        UUID id = UUID.randomUUID();
-        byte[] json = ("{\"id\":\"" + id + "\"}").getBytes(StandardCharsets.UTF_8);
+    void aVersion4DatabaseKeepsItsMatchesInRowsOf64ThatQueriesRead(String dialect) throws Exception {
         FilterKey activity = FilterKey.activity("http://example.com/lesson-1");
+        long[] seqs = {1, 63, 64};
         try (TestDatabase t = TestDatabase.create(dialect, dir)) {
             try (Connection c = DriverManager.getConnection(t.url()); Statement s = c.createStatement()) {
                 migrateTo(4, t.url(), s);
                 try (PreparedStatement ps = c.prepareStatement("INSERT INTO statement (seq, id, stored_ms, json, keys)"
-                        + " VALUES (1, ?, 7, ?, ?)")) {
-                    ps.setString(1, id.toString());
-                    ps.setBytes(2, json);
-                    ps.setBytes(3, new byte[0]);
-                    ps.executeUpdate();
+                        + " VALUES (?, ?, 7, ?, ?)")) {
+                    for (long seq : seqs) {
+                        ps.setLong(1, seq);
+                        ps.setString(2, UUID.randomUUID().toString());
+                        ps.setBytes(3, ("{\"seq\":" + seq + "}").getBytes(StandardCharsets.UTF_8));
+                        ps.setBytes(4, new byte[0]);
+                        ps.executeUpdate();
+                    }
                 }
                 try (PreparedStatement ps = c.prepareStatement("INSERT INTO filter_key (id, kind, value) VALUES (3, ?, ?)")) {
                     ps.setInt(1, activity.kind().ordinal());
                     ps.setString(2, activity.value());
                     ps.executeUpdate();
                 }
-                s.execute("INSERT INTO statement_match (key_id, scope, seq) VALUES (3, 0, 1), (3, 1, 1)");
+                // Broadly all three, narrowly seq 1 only.
+                s.execute("INSERT INTO statement_match (key_id, scope, seq) VALUES (3, 0, 1), (3, 0, 63), (3, 0, 64),"
+                        + " (3, 1, 1)");
             }
 
             try (Database db = Database.open(t.url()); Connection c = DriverManager.getConnection(t.url());
                  Statement s = c.createStatement();
-                 ResultSet rs = s.executeQuery("SELECT entry, seq FROM statement_match ORDER BY entry, seq")) {
-                assertTrue(rs.next());
-                assertEquals(List.of(6L, 1L), List.of(rs.getLong(1), rs.getLong(2)));
-                assertTrue(rs.next());
-                assertEquals(List.of(7L, 1L), List.of(rs.getLong(1), rs.getLong(2)));
-                assertFalse(rs.next());
-                for (boolean narrow : new boolean[] {true, false}) {
-                    StatementPage page = new StatementReader(db).page(new StatementQuery(
-                            List.of(new KeyFilter(activity, narrow)), null, null, 10, false, 0));
-                    assertEquals(1, page.statements().size(), narrow ? "narrow" : "broad");
-                    assertArrayEquals(json, page.statements().get(0));
+                 ResultSet rs = s.executeQuery("SELECT entry, block, bits FROM statement_match ORDER BY entry, block")) {
+                List<List<Long>> rows = new ArrayList<>();
+                while (rs.next()) {
+                    rows.add(List.of(rs.getLong(1), rs.getLong(2), rs.getLong(3)));
                 }
+                assertEquals(List.of(List.of(6L, 0L, 1L << 1 | 1L << 63), List.of(6L, 1L, 1L), List.of(7L, 0L, 1L << 1)),
+                        rows);
+                assertEquals(List.of("{\"seq\":64}", "{\"seq\":63}", "{\"seq\":1}"), page(db, activity, false));
+                assertEquals(List.of("{\"seq\":1}"), page(db, activity, true));
             }
         }
+    }
+
+    private static List<String> page(Database db, FilterKey key, boolean narrow) {
+        return new StatementReader(db).page(new StatementQuery(List.of(new KeyFilter(key, narrow)), null, null, 10, false,
+                0)).statements().stream().map(b -> new String(b, StandardCharsets.UTF_8)).toList();
     }
 
     /** Creates the schema of {@code version} as that Cairn left it, its schema_version rows included. */

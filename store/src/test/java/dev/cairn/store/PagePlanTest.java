@@ -25,13 +25,16 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * A page of a filtered query reads one statement row per row it returns, also once the tables have statistics
- * (autovacuum gathers them on PostgreSQL by itself), when a cheaper-looking plan would scan the statement table.
+ * A page of a filtered query reads an ordered range of match rows that stops at the page, and one statement row per
+ * row it returns, also once the tables have statistics (autovacuum gathers them on PostgreSQL by itself).
  */
 class PagePlanTest {
     /** A PostgreSQL plan line that reads the statement table, with the rows and loops it actually ran. */
     private static final Pattern STATEMENT_SCAN =
-            Pattern.compile(" on statement s .*actual time=\\S+ rows=(\\d+) loops=(\\d+)");
+            Pattern.compile(" on statement .*actual time=\\S+ rows=(\\d+) loops=(\\d+)");
+    /** The same for the match table. */
+    private static final Pattern MATCH_SCAN =
+            Pattern.compile(" on statement_match .*actual time=\\S+ rows=(\\d+) loops=(\\d+)");
     private static final String COMMON = "http://example.com/verbs/common";
     private static final int STATEMENTS = 4_000;
     private static final int PAGE = 101;
@@ -59,17 +62,30 @@ class PagePlanTest {
                 }
                 writer.commit(0);
             }
-            String sql = db.sql("page_filtered").replace("{dir}", "DESC").replace("{and_also}", "");
+            String blocks = db.sql("match_blocks").replace("{dir}", "DESC");
+            long[] seqs = new long[PAGE];
+            for (int i = 0; i < PAGE; i++) {
+                seqs[i] = STATEMENTS - 8L * i; // the newest statements of the common verb
+            }
+            String bySeq = db.sql("statements_by_seq").replace("{dir}", "DESC")
+                    .replace("(?)", "(?" + ", ?".repeat(PAGE - 1) + ")");
             try (Connection c = DriverManager.getConnection(t.url()); Statement s = c.createStatement()) {
                 s.execute("ANALYZE");
-                long key = verbKey(c);
+                long entry = MatchKeys.entry(verbKey(c), MatchKeys.SCOPE_ALL);
+                long[] blockParams = {entry, 0, Long.MAX_VALUE, MatchScan.FIRST_CHUNK};
                 if (db.dialect() == Dialect.POSTGRESQL) {
-                    String plan = explain(c, "EXPLAIN ANALYZE " + sql, key);
-                    assertEquals(PAGE, statementRowsRead(plan), plan);
+                    String plan = explain(c, "EXPLAIN ANALYZE " + blocks, blockParams);
+                    assertTrue(plan.contains("Index Scan Backward using statement_match_pkey"), plan);
+                    assertEquals(MatchScan.FIRST_CHUNK, rowsRead(MATCH_SCAN, plan), plan); // of ~63 rows
+                    plan = explain(c, "EXPLAIN ANALYZE " + bySeq, seqs);
+                    assertEquals(PAGE, rowsRead(STATEMENT_SCAN, plan), plan);
                 } else {
-                    String plan = explain(c, "EXPLAIN QUERY PLAN " + sql, key);
-                    assertTrue(plan.contains("SEARCH s USING INTEGER PRIMARY KEY"), plan);
-                    assertFalse(plan.contains("SCAN s"), plan);
+                    String plan = explain(c, "EXPLAIN QUERY PLAN " + blocks, blockParams);
+                    assertTrue(plan.contains("SEARCH statement_match USING PRIMARY KEY (entry=? AND block>? AND block<?)"),
+                            plan);
+                    plan = explain(c, "EXPLAIN QUERY PLAN " + bySeq, seqs);
+                    assertTrue(plan.contains("SEARCH statement USING INTEGER PRIMARY KEY (rowid=?)"), plan);
+                    assertFalse(plan.contains("SCAN statement"), plan);
                 }
             }
             assertEquals(PAGE - 1, new StatementReader(db).page(new StatementQuery(
@@ -90,12 +106,11 @@ class PagePlanTest {
     }
 
     /** The plan as text, a line per node (SQLite's detail column). */
-    private static String explain(Connection c, String sql, long key) throws SQLException {
+    private static String explain(Connection c, String sql, long[] params) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setLong(1, MatchKeys.entry(key, MatchKeys.SCOPE_ALL));
-            ps.setLong(2, 0);
-            ps.setLong(3, Long.MAX_VALUE);
-            ps.setInt(4, PAGE);
+            for (int i = 0; i < params.length; i++) {
+                ps.setLong(i + 1, params[i]);
+            }
             StringBuilder out = new StringBuilder();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -106,10 +121,10 @@ class PagePlanTest {
         }
     }
 
-    /** Rows the plan's scans of the statement table produced, over all their loops. */
-    private static long statementRowsRead(String plan) {
+    /** Rows the plan's scans of one table produced, over all their loops. */
+    private static long rowsRead(Pattern scan, String plan) {
         long rows = 0;
-        Matcher m = STATEMENT_SCAN.matcher(plan);
+        Matcher m = scan.matcher(plan);
         while (m.find()) {
             rows += Long.parseLong(m.group(1)) * Long.parseLong(m.group(2));
         }

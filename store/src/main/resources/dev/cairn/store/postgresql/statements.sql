@@ -6,8 +6,14 @@ TRUNCATE statement_match, statement_ref, filter_key, statement, document, activi
 UPDATE watermark SET log_index = -1, stored_ms = 0, seq = 0 WHERE id = 1
 
 -- name: copy_matches
--- The bulk path of match rows (BinaryCopy): entry (key id and scope), sequence number.
-COPY statement_match (entry, seq) FROM STDIN (FORMAT binary)
+-- The bulk path of match rows in blocks no earlier transaction has written (BinaryCopy): entry, block, bits.
+COPY statement_match (entry, block, bits) FROM STDIN (FORMAT binary)
+
+-- name: upsert_matches
+-- The other match rows as three arrays (entry, block, bits), one statement per flush: a row already stored gains the
+-- new bits. Each (entry, block) appears once per call, as ON CONFLICT DO UPDATE requires.
+INSERT INTO statement_match (entry, block, bits) SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::bigint[])
+ON CONFLICT (entry, block) DO UPDATE SET bits = statement_match.bits | excluded.bits
 
 -- name: copy_statements
 -- The bulk path of statement rows (BinaryCopy), in insert_statement's column order.

@@ -92,15 +92,19 @@ CREATE TABLE attachment (
 ALTER TABLE statement DROP COLUMN ids;
 
 -- name: 5
--- A match row's key and scope become one column, entry = key_id * 2 + scope (MatchKeys' entry): the projector
--- writes a dozen match rows per statement, and one integer fewer to bind, store and compare per row is
--- measurable there. Queries read the same ordered ranges: (entry, seq) sorts as (key_id, scope, seq) did.
-CREATE TABLE statement_match_entry (
+-- The match index keeps 64 sequence numbers to a row: (entry, block) holds a bit for each statement
+-- block * 64 + i that matches the entry, where entry = key_id * 2 + scope (MatchKeys' entry). A dozen one-row
+-- matches per statement cost the projector most of its writes; a key seen several times in 64 consecutive
+-- statements (a verb, an authority, a course, a session's learner and registration) now takes one row for them
+-- all, and a page of a common key reads a few rows. Rows with no bit set are deleted: every row read matches.
+CREATE TABLE statement_match_block (
     entry INTEGER NOT NULL,
-    seq   INTEGER NOT NULL,
-    PRIMARY KEY (entry, seq)
+    block INTEGER NOT NULL,          -- seq >> 6
+    bits  INTEGER NOT NULL,          -- bit (seq & 63) set for each matching seq; never 0
+    PRIMARY KEY (entry, block)
 ) WITHOUT ROWID;
-INSERT INTO statement_match_entry (entry, seq)
-SELECT key_id * 2 + scope, seq FROM statement_match ORDER BY key_id, scope, seq;
+-- Each seq appears once per (key, scope), so the sum of its bits is their OR (SQLite has no bitwise aggregate).
+INSERT INTO statement_match_block (entry, block, bits)
+SELECT key_id * 2 + scope, seq >> 6, sum(1 << (seq & 63)) FROM statement_match GROUP BY key_id, scope, seq >> 6;
 DROP TABLE statement_match;
-ALTER TABLE statement_match_entry RENAME TO statement_match;
+ALTER TABLE statement_match_block RENAME TO statement_match;

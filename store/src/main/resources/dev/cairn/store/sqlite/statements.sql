@@ -10,3 +10,9 @@ DELETE FROM activity;
 DELETE FROM agent_name;
 DELETE FROM attachment;
 UPDATE watermark SET log_index = -1, stored_ms = 0, seq = 0 WHERE id = 1
+
+
+-- name: upsert_matches
+-- Match rows, {rows} expanded to one '(?, ?, ?)' per row: a row already stored gains the new bits.
+INSERT INTO statement_match (entry, block, bits) VALUES {rows}
+ON CONFLICT (entry, block) DO UPDATE SET bits = statement_match.bits | excluded.bits
