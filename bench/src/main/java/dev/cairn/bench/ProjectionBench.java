@@ -33,8 +33,12 @@ import net.openhft.chronicle.wire.DocumentContext;
  * <pre>
  * java $CHRONICLE_FLAGS -Xmx2g -cp bench/target/benchmarks.jar dev.cairn.bench.ProjectionBench \
  *     [--statements 100000] [--ref-share 0.1] [--batches 100,1000,5000] [--dialects sqlite,postgresql]
- *     [--per-event 1] [--replay-runs 5] [--sqlite-params '|?jdbc.get_generated_keys=false']
+ *     [--per-event 1] [--replay-runs 5] [--sqlite-params '|?jdbc.get_generated_keys=false'] [--warmup 0]
  * </pre>
+ *
+ * <p>{@code --warmup N} first projects the log's first N statements into a scratch database of the same dialect, so
+ * that the measured projection runs on compiled code, as a long-running projector does; without it the first
+ * projection also pays the JIT compiler's start-up work (on two cores, C2 takes ~10% of the CPU of a 10 s run).
  */
 public final class ProjectionBench {
     private ProjectionBench() {
@@ -43,7 +47,7 @@ public final class ProjectionBench {
     public static void main(String[] args) throws Exception {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         Options o = Options.parse(args, "statements", "100000", "ref-share", "0.1", "batches", "100,1000,5000",
-                "dialects", "sqlite,postgresql", "per-event", "1", "replay-runs", "5", "sqlite-params", "");
+                "dialects", "sqlite,postgresql", "per-event", "1", "replay-runs", "5", "sqlite-params", "", "warmup", "0");
         long n = o.longValue("statements");
         StatementCorpus corpus = new StatementCorpus(o.doubleValue("ref-share"));
         Path dir = Files.createTempDirectory("cairn-bench-projection");
@@ -62,6 +66,9 @@ public final class ProjectionBench {
                 // Each SQLite URL suffix is a variant measured in the same run, e.g. a driver setting to compare.
                 List<String> variants = dialect.equals("sqlite") ? List.of(o.value("sqlite-params").split("\\|", -1))
                         : List.of("");
+                if (o.longValue("warmup") > 0) {
+                    warmUp(log, dir, dialect, Integer.parseInt(o.list("batches").get(0)), o.longValue("warmup"));
+                }
                 for (String params : variants) {
                     projectAndRebuild(log, dir, dialect, o.list("batches"), n, params);
                 }
@@ -151,6 +158,21 @@ public final class ProjectionBench {
             } finally {
                 bench.close();
             }
+        }
+    }
+
+    /** Projects the log's first {@code statements} into a scratch database, then drops it (see the class comment). */
+    private static void warmUp(EventLog log, Path dir, String dialect, int batch, long statements) {
+        long t0 = System.nanoTime();
+        try (BenchDatabase bench = BenchDatabase.create(dialect, dir, "warmup_" + dialect);
+             Database db = Database.open(bench.url());
+             Projector projector = new Projector(log, db, new WatermarkTracker(db.watermark(), Clock.systemUTC()),
+                     batch)) {
+            while (projector.watermark().seq() < statements && projector.doWork() > 0) {
+                Thread.onSpinWait();
+            }
+            System.out.printf("Warm-up: %,d statements projected into a scratch %s database in %.1f s (not measured)%n%n",
+                    projector.watermark().seq(), dialect, seconds(t0));
         }
     }
 
