@@ -39,11 +39,11 @@ final class QueryPlans {
                     + " in %,d rows, %,d of the matches (%.1f%%) StatementRef statements matching through their"
                     + " target%n%n", StatementCorpus.HOT_VERB, PAGE, statements, entry, census[0], census[1],
                     census[2], 100.0 * census[2] / census[0]);
-            String blocks = db.sql("match_blocks").replace("{dir}", "DESC");
-            long[] first = {entry, 0, Long.MAX_VALUE, FIRST_READ};
+            String blocks = db.sql("match_blocks").replace("{dir}", "DESC").replace("{from}", "<=");
+            long[] first = {entry, Long.MAX_VALUE, FIRST_READ};
             long[] firstPage = page(c, blocks, first, Long.MAX_VALUE);
             long lastSeq = firstPage[PAGE - 1]; // the more link's cursor: the last statement the page returns
-            long[] more = {entry, 0, (lastSeq - 1) >> 6, FIRST_READ};
+            long[] more = {entry, (lastSeq - 1) >> 6, FIRST_READ};
             long[] morePage = page(c, blocks, more, lastSeq);
             for (String statistics : new String[] {"no statistics", "after ANALYZE"}) {
                 if (statistics.startsWith("after")) {
@@ -220,6 +220,6 @@ final class QueryPlans {
     }
 
     private static String oneLine(String sql) {
-        return sql.replaceAll("\\s+", " ").strip();
+        return sql.replaceAll("\\s+", " ").replaceAll("\\(\\?(, \\?)+\\)", "(?, ?, ... one per sequence number)").strip();
     }
 }

@@ -37,21 +37,27 @@ final class MatchScan {
         int found = 0;
         long minBlock = PendingMatches.block(lo + 1);
         long maxBlock = PendingMatches.block(hi - 1);
+        long next = ascending ? minBlock : maxBlock;
         long[] blocks = new long[Math.max(CHUNK, want + 2)];
         long[] bits = new long[blocks.length];
         int reads = 0;
         try (PreparedStatement ps = c.prepareStatement(db.sql("match_blocks")
-                .replace("{dir}", ascending ? "ASC" : "DESC"))) {
-            while (found < want && minBlock <= maxBlock) {
+                .replace("{dir}", ascending ? "ASC" : "DESC").replace("{from}", ascending ? ">=" : "<="))) {
+            boolean end = false;
+            while (found < want && !end) {
                 int chunk = chunk(entries.size(), reads++, want - found);
                 ps.setLong(1, entries.get(0));
-                ps.setLong(2, minBlock);
-                ps.setLong(3, maxBlock);
-                ps.setInt(4, chunk);
+                ps.setLong(2, next);
+                ps.setInt(3, chunk);
                 int rows = 0;
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        blocks[rows] = rs.getLong(1);
+                        long block = rs.getLong(1);
+                        if (block < minBlock || block > maxBlock) {
+                            end = true; // past the range's far end
+                            break;
+                        }
+                        blocks[rows] = block;
                         bits[rows++] = rs.getLong(2);
                     }
                 }
@@ -61,13 +67,9 @@ final class MatchScan {
                 for (int r = 0; r < rows && found < want; r++) {
                     found = collect(bits[r] & inRange(blocks[r], lo, hi), blocks[r], ascending, out, found, want);
                 }
-                if (rows < chunk) {
-                    break;
-                }
-                if (ascending) {
-                    minBlock = blocks[rows - 1] + 1;
-                } else {
-                    maxBlock = blocks[rows - 1] - 1;
+                end |= rows < chunk;
+                if (rows > 0) {
+                    next = ascending ? blocks[rows - 1] + 1 : blocks[rows - 1] - 1;
                 }
             }
         }

@@ -83,8 +83,10 @@ SELECT id FROM statement
 SELECT s.seq, s.json FROM statement s WHERE s.voided = 0 AND s.seq > ? AND s.seq < ? ORDER BY s.seq {dir} LIMIT ?
 
 -- name: match_blocks
--- The rows of one match entry in a range of blocks, in the query's order ({dir}); a page reads a chunk at a time.
-SELECT block, bits FROM statement_match WHERE entry = ? AND block >= ? AND block <= ? ORDER BY block {dir} LIMIT ?
+-- The rows of one match entry from a block on, in the query's order ({dir}, {from} is <= or >=); a page reads a
+-- chunk at a time and stops at the range's far end itself. With both ends in the SQL, PostgreSQL without table
+-- statistics guessed a handful of rows and read every row of the entry to sort them.
+SELECT block, bits FROM statement_match WHERE entry = ? AND block {from} ? ORDER BY block {dir} LIMIT ?
 
 -- name: match_blocks_at
 -- A further filter's rows at the blocks the first filter's chunk holds; '(?)' is expanded to one marker per block.
