@@ -38,6 +38,21 @@ final class MatchKeys {
         return keyId << 1 | scope;
     }
 
+    /** The statement_match row of an entry that holds a sequence number's match: 64 sequence numbers to a row. */
+    static long block(long seq) {
+        return seq >>> 6;
+    }
+
+    /** The bit of a sequence number in its row's bits. */
+    static long bit(long seq) {
+        return 1L << (seq & 63);
+    }
+
+    /** The sequence number of a row's bit 0. */
+    static long firstSeq(long block) {
+        return block << 6;
+    }
+
     int size() {
         return entries.length;
     }

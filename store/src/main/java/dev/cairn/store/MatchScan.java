@@ -35,8 +35,8 @@ final class MatchScan {
         }
         long[] out = new long[want];
         int found = 0;
-        long minBlock = PendingMatches.block(lo + 1);
-        long maxBlock = PendingMatches.block(hi - 1);
+        long minBlock = MatchKeys.block(lo + 1);
+        long maxBlock = MatchKeys.block(hi - 1);
         long next = ascending ? minBlock : maxBlock;
         long[] blocks = new long[Math.max(CHUNK, want + 2)];
         long[] bits = new long[blocks.length];
@@ -114,7 +114,7 @@ final class MatchScan {
 
     /** The bits of {@code block} whose sequence numbers lie in the open range ({@code lo}, {@code hi}). */
     static long inRange(long block, long lo, long hi) {
-        long first = block << PendingMatches.BLOCK_SHIFT;
+        long first = MatchKeys.firstSeq(block);
         long lowest = Math.max(lo + 1 - first, 0);
         long highest = Math.min(hi - 1 - first, 63);
         if (lowest > highest) {
@@ -125,7 +125,7 @@ final class MatchScan {
 
     /** Appends the sequence numbers of {@code bits} in {@code block}, in order, until {@code want} are found. */
     private static int collect(long bits, long block, boolean ascending, long[] out, int found, int want) {
-        long first = block << PendingMatches.BLOCK_SHIFT;
+        long first = MatchKeys.firstSeq(block);
         while (bits != 0 && found < want) {
             int i = ascending ? Long.numberOfTrailingZeros(bits) : 63 - Long.numberOfLeadingZeros(bits);
             out[found++] = first + i;

@@ -18,8 +18,6 @@ import org.postgresql.PGConnection;
  */
 final class PendingMatches {
     static final int ROWS_PER_INSERT = 250;
-    /** Sequence numbers per match row: the bits of a 64-bit integer. */
-    static final int BLOCK_SHIFT = 6;
 
     /** PostgreSQL's COPY of new rows and merge of the others, or null where rows are inserted ({@link #one}, {@link #many}). */
     private final BinaryCopy copy;
@@ -51,16 +49,6 @@ final class PendingMatches {
             many = c.prepareStatement(upsert.replace("{rows}",
                     "(?, ?, ?)" + ", (?, ?, ?)".repeat(ROWS_PER_INSERT - 1)));
         }
-    }
-
-    /** The row a sequence number's match goes to. */
-    static long block(long seq) {
-        return seq >>> BLOCK_SHIFT;
-    }
-
-    /** The bit of a sequence number within its row. */
-    static long bit(long seq) {
-        return 1L << (seq & 63);
     }
 
     void add(long entry, long seq) {
@@ -143,11 +131,11 @@ final class PendingMatches {
         }
         int rows = 0;
         for (int i = 0; i < size; i++) {
-            long block = block(seqs[i]);
+            long block = MatchKeys.block(seqs[i]);
             if (rows > 0 && entries[rows - 1] == entries[i] && seqs[rows - 1] == block) {
-                bits[rows - 1] |= bit(seqs[i]);
+                bits[rows - 1] |= MatchKeys.bit(seqs[i]);
             } else {
-                bits[rows] = bit(seqs[i]);
+                bits[rows] = MatchKeys.bit(seqs[i]);
                 entries[rows] = entries[i];
                 seqs[rows++] = block;
             }

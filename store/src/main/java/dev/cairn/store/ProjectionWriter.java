@@ -378,19 +378,19 @@ public final class ProjectionWriter implements AutoCloseable {
         setVoided.executeUpdate();
         for (int i = 0; i < target.keys().size(); i++) {
             long entry = target.keys().get(i);
-            clearMatchBit.setLong(1, PendingMatches.bit(target.seq()));
+            clearMatchBit.setLong(1, MatchKeys.bit(target.seq()));
             clearMatchBit.setLong(2, entry);
-            clearMatchBit.setLong(3, PendingMatches.block(target.seq()));
+            clearMatchBit.setLong(3, MatchKeys.block(target.seq()));
             clearMatchBit.executeUpdate();
             deleteEmptyMatch.setLong(1, entry);
-            deleteEmptyMatch.setLong(2, PendingMatches.block(target.seq()));
+            deleteEmptyMatch.setLong(2, MatchKeys.block(target.seq()));
             deleteEmptyMatch.executeUpdate();
         }
     }
 
     /** Writes the pending match rows; those of blocks past {@link #matchedThroughSeq}'s are new. */
     private void flushMatches() throws SQLException {
-        matches.flush(PendingMatches.block(matchedThroughSeq));
+        matches.flush(MatchKeys.block(matchedThroughSeq));
         matchedThroughSeq = seq;
     }
 

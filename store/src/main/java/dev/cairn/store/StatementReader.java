@@ -116,23 +116,28 @@ public final class StatementReader {
                 }
             }
             long[] seqs = MatchScan.seqs(c, db, entries, lo, hi, q.ascending(), q.limit() + 1);
-            List<byte[]> out = new ArrayList<>(seqs.length);
-            StatementPage page = new StatementPage(out, false, 0);
-            for (int from = 0; from < seqs.length && !page.more(); from += SEQS_PER_READ) {
-                int n = Math.min(SEQS_PER_READ, seqs.length - from);
-                String sql = db.sql("statements_by_seq").replace("{dir}", dir)
-                        .replace("(?)", "(?" + ", ?".repeat(n - 1) + ")");
-                try (PreparedStatement ps = c.prepareStatement(sql)) {
-                    for (int i = 0; i < n; i++) {
-                        ps.setLong(i + 1, seqs[from + i]);
-                    }
-                    page = page(ps, q.limit(), out, page.lastSeq());
-                }
-            }
-            return page;
+            return bySeq(c, seqs, dir, q.limit());
         } catch (SQLException e) {
             throw new StoreException("cannot query statements: " + e.getMessage(), e);
         }
+    }
+
+    /** The statements of {@code seqs}, in their order ({@code dir}), as a page of at most {@code limit}. */
+    private StatementPage bySeq(Connection c, long[] seqs, String dir, int limit) throws SQLException {
+        List<byte[]> out = new ArrayList<>(seqs.length);
+        StatementPage page = new StatementPage(out, false, 0);
+        for (int from = 0; from < seqs.length && !page.more(); from += SEQS_PER_READ) {
+            int n = Math.min(SEQS_PER_READ, seqs.length - from);
+            String sql = db.sql("statements_by_seq").replace("{dir}", dir)
+                    .replace("(?)", "(?" + ", ?".repeat(n - 1) + ")");
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                for (int i = 0; i < n; i++) {
+                    ps.setLong(i + 1, seqs[from + i]);
+                }
+                page = page(ps, limit, out, page.lastSeq());
+            }
+        }
+        return page;
     }
 
     /**

@@ -49,7 +49,7 @@ class PendingMatchesTest {
                 long highest = rows.addTo(matches);
                 matches.flush(lastStoredBlock);
                 c.commit();
-                lastStoredBlock = Math.max(lastStoredBlock, PendingMatches.block(highest));
+                lastStoredBlock = Math.max(lastStoredBlock, MatchKeys.block(highest));
             }
             return stored(c);
         }
