@@ -82,7 +82,8 @@ public final class HttpBench {
         VERB_IDS("GET verb=…&limit=100&format=ids (first page, built per request)"),
         MORE("GET its more link (second page)"),
         ABSENT_VERB("GET verb no statement has"),
-        AGENT_RELATED("GET agent=…&related_agents=true&limit=100");
+        AGENT_RELATED("GET agent=…&related_agents=true&limit=100"),
+        VERB_AND_AGENT("GET verb=…&agent=…&related_agents=true&limit=100 (both filters: 0.25% of statements)");
 
         final String label;
 
@@ -95,6 +96,7 @@ public final class HttpBench {
     private static final String ABSENT_PAGE = "/xapi/statements?limit=100&verb=" + enc(StatementCorpus.ABSENT_VERB);
     private static final String AGENT_PAGE = "/xapi/statements?limit=100&related_agents=true&agent="
             + enc("{\"mbox\":\"" + StatementCorpus.HOT_LEARNER + "\"}");
+    private static final String VERB_AND_AGENT_PAGE = AGENT_PAGE + "&verb=" + enc(StatementCorpus.HOT_VERB);
 
     private static void reads(Path base, List<Dataset> sets, int warmup, int rounds) throws Exception {
         for (Dataset d : sets) {
@@ -137,6 +139,7 @@ public final class HttpBench {
                             case MORE -> s.more();
                             case ABSENT_VERB -> ABSENT_PAGE;
                             case AGENT_RELATED -> AGENT_PAGE;
+                            case VERB_AND_AGENT -> VERB_AND_AGENT_PAGE;
                         };
                         long t0 = System.nanoTime();
                         LoopbackClient.Response r = s.client().get(target);
