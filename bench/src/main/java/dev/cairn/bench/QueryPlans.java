@@ -96,7 +96,7 @@ final class QueryPlans {
         return new long[] {matches, rows, refs};
     }
 
-    /** The sequence numbers of a page (and one more), newest first below {@code hi}, from the rows {@code blocks} reads. */
+    /** A page's sequence numbers (and one more), newest first below {@code hi}, from the rows {@code blocks} reads. */
     private static long[] page(Connection c, String blocks, long[] params, long hi) throws SQLException {
         long[] out = new long[0];
         try (PreparedStatement ps = c.prepareStatement(blocks)) {
@@ -220,6 +220,7 @@ final class QueryPlans {
     }
 
     private static String oneLine(String sql) {
-        return sql.replaceAll("\\s+", " ").replaceAll("\\(\\?(, \\?)+\\)", "(?, ?, ... one per sequence number)").strip();
+        return sql.replaceAll("\\s+", " ").replaceAll("\\(\\?(, \\?)+\\)", "(?, ?, ... one per sequence number)")
+                .strip();
     }
 }

@@ -19,7 +19,7 @@ import org.postgresql.PGConnection;
 final class PendingMatches {
     static final int ROWS_PER_INSERT = 250;
 
-    /** PostgreSQL's COPY of new rows and merge of the others, or null where rows are inserted ({@link #one}, {@link #many}). */
+    /** PostgreSQL's COPY of new rows and merge of the others; null on SQLite ({@link #one}, {@link #many}). */
     private final BinaryCopy copy;
     private final PreparedStatement arrays;
     private final PreparedStatement one;
@@ -72,26 +72,36 @@ final class PendingMatches {
         sort();
         int rows = fold();
         if (copy != null) {
-            int merged = 0;
-            for (int i = 0; i < rows; i++) {
-                if (seqs[i] > lastStoredBlock) {
-                    copy.row(3).int8(entries[i]).int8(seqs[i]).int8(bits[i]);
-                } else {
-                    entries[merged] = entries[i];
-                    seqs[merged] = seqs[i];
-                    bits[merged++] = bits[i];
-                }
-            }
-            copy.send();
-            if (merged > 0) {
-                arrays.setArray(1, pg.createArrayOf("int8", Arrays.copyOf(entries, merged)));
-                arrays.setArray(2, pg.createArrayOf("int8", Arrays.copyOf(seqs, merged)));
-                arrays.setArray(3, pg.createArrayOf("int8", Arrays.copyOf(bits, merged)));
-                arrays.executeUpdate();
-            }
-            clear();
-            return;
+            copyAndMerge(rows, lastStoredBlock);
+        } else {
+            upsert(rows);
         }
+        clear();
+    }
+
+    /** PostgreSQL: rows of blocks after {@code lastStoredBlock} by COPY, the others merged as arrays. */
+    private void copyAndMerge(int rows, long lastStoredBlock) throws SQLException {
+        int merged = 0;
+        for (int i = 0; i < rows; i++) {
+            if (seqs[i] > lastStoredBlock) {
+                copy.row(3).int8(entries[i]).int8(seqs[i]).int8(bits[i]);
+            } else {
+                entries[merged] = entries[i];
+                seqs[merged] = seqs[i];
+                bits[merged++] = bits[i];
+            }
+        }
+        copy.send();
+        if (merged > 0) {
+            arrays.setArray(1, pg.createArrayOf("int8", Arrays.copyOf(entries, merged)));
+            arrays.setArray(2, pg.createArrayOf("int8", Arrays.copyOf(seqs, merged)));
+            arrays.setArray(3, pg.createArrayOf("int8", Arrays.copyOf(bits, merged)));
+            arrays.executeUpdate();
+        }
+    }
+
+    /** SQLite: every row merged, {@value #ROWS_PER_INSERT} to a statement and the rest one by one. */
+    private void upsert(int rows) throws SQLException {
         int i = 0;
         for (; i + ROWS_PER_INSERT <= rows; i += ROWS_PER_INSERT) {
             for (int j = 0; j < ROWS_PER_INSERT; j++) {
@@ -109,7 +119,6 @@ final class PendingMatches {
             }
             one.executeBatch();
         }
-        clear();
     }
 
     /** Forgets the pending matches (the transaction was rolled back). */

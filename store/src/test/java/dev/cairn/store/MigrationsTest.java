@@ -77,7 +77,8 @@ class MigrationsTest {
                         ps.executeUpdate();
                     }
                 }
-                try (PreparedStatement ps = c.prepareStatement("INSERT INTO filter_key (id, kind, value) VALUES (3, ?, ?)")) {
+                try (PreparedStatement ps = c.prepareStatement(
+                        "INSERT INTO filter_key (id, kind, value) VALUES (3, ?, ?)")) {
                     ps.setInt(1, activity.kind().ordinal());
                     ps.setString(2, activity.value());
                     ps.executeUpdate();
@@ -89,13 +90,14 @@ class MigrationsTest {
 
             try (Database db = Database.open(t.url()); Connection c = DriverManager.getConnection(t.url());
                  Statement s = c.createStatement();
-                 ResultSet rs = s.executeQuery("SELECT entry, block, bits FROM statement_match ORDER BY entry, block")) {
+                 ResultSet rs = s.executeQuery(
+                         "SELECT entry, block, bits FROM statement_match ORDER BY entry, block")) {
                 List<List<Long>> rows = new ArrayList<>();
                 while (rs.next()) {
                     rows.add(List.of(rs.getLong(1), rs.getLong(2), rs.getLong(3)));
                 }
-                assertEquals(List.of(List.of(6L, 0L, 1L << 1 | 1L << 63), List.of(6L, 1L, 1L), List.of(7L, 0L, 1L << 1)),
-                        rows);
+                assertEquals(List.of(List.of(6L, 0L, 1L << 1 | 1L << 63), List.of(6L, 1L, 1L),
+                        List.of(7L, 0L, 1L << 1)), rows);
                 assertEquals(List.of("{\"seq\":64}", "{\"seq\":63}", "{\"seq\":1}"), page(db, activity, false));
                 assertEquals(List.of("{\"seq\":1}"), page(db, activity, true));
             }
@@ -103,8 +105,9 @@ class MigrationsTest {
     }
 
     private static List<String> page(Database db, FilterKey key, boolean narrow) {
-        return new StatementReader(db).page(new StatementQuery(List.of(new KeyFilter(key, narrow)), null, null, 10, false,
-                0)).statements().stream().map(b -> new String(b, StandardCharsets.UTF_8)).toList();
+        StatementQuery q = new StatementQuery(List.of(new KeyFilter(key, narrow)), null, null, 10, false, 0);
+        return new StatementReader(db).page(q).statements().stream()
+                .map(b -> new String(b, StandardCharsets.UTF_8)).toList();
     }
 
     /** Creates the schema of {@code version} as that Cairn left it, its schema_version rows included. */

@@ -75,7 +75,8 @@ class PagePlanTest {
                 long[] blockParams = {entry, Long.MAX_VALUE, MatchScan.FIRST_CHUNK};
                 // PostgreSQL without statistics may read a table this small whole (it guesses a few rows); autovacuum
                 // gathers statistics within a minute of the first writes.
-                boolean[] runs = db.dialect() == Dialect.POSTGRESQL ? new boolean[] {true} : new boolean[] {false, true};
+                boolean[] runs = db.dialect() == Dialect.POSTGRESQL ? new boolean[] {true}
+                        : new boolean[] {false, true};
                 for (boolean analyzed : runs) {
                     if (analyzed) {
                         s.execute("ANALYZE");
