@@ -127,8 +127,7 @@ final class QueryPlans {
     }
 
     private static String bySeq(Database db, long[] seqs) {
-        return db.sql("statements_by_seq").replace("{dir}", "DESC")
-                .replace("(?)", "(?" + ", ?".repeat(seqs.length - 1) + ")");
+        return db.sqlIn("statements_by_seq", seqs.length).replace("{dir}", "DESC");
     }
 
     private static void sqlite(Connection c, String sql, long[] params, String what) throws SQLException {

@@ -14,6 +14,9 @@ import java.sql.SQLException;
  * owns one dedicated writer connection.
  */
 public final class Database implements AutoCloseable {
+    /** The most markers one {@link #sqlIn} list takes: well within both drivers' limits on parameters. */
+    public static final int MAX_IN_LIST = 500;
+
     private final String url;
     private final Dialect dialect;
     private final HikariDataSource readers;
@@ -77,6 +80,14 @@ public final class Database implements AutoCloseable {
 
     public String sql(String name) {
         return dialect.sql(name);
+    }
+
+    /**
+     * The named SQL with its one {@code (?)} list expanded to {@code n} markers (1 to {@link #MAX_IN_LIST}; longer
+     * lists are read in parts).
+     */
+    public String sqlIn(String name, int n) {
+        return sql(name).replace("(?)", "(?" + ", ?".repeat(n - 1) + ")");
     }
 
     /** The watermark as committed now. */

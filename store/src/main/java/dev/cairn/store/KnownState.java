@@ -19,8 +19,6 @@ import java.util.function.Consumer;
  * covers.
  */
 public final class KnownState {
-    private static final int CHUNK = 500;
-
     private final Database db;
 
     public KnownState(Database db) {
@@ -41,9 +39,9 @@ public final class KnownState {
                 }
                 Map<UUID, byte[]> found = new HashMap<>();
                 List<UUID> list = new ArrayList<>(ids);
-                for (int from = 0; from < list.size(); from += CHUNK) {
-                    List<UUID> chunk = list.subList(from, Math.min(list.size(), from + CHUNK));
-                    String sql = db.sql("statements_by_ids").replace("(?)", markers(chunk.size()));
+                for (int from = 0; from < list.size(); from += Database.MAX_IN_LIST) {
+                    List<UUID> chunk = list.subList(from, Math.min(list.size(), from + Database.MAX_IN_LIST));
+                    String sql = db.sqlIn("statements_by_ids", chunk.size());
                     try (PreparedStatement ps = c.prepareStatement(sql)) {
                         for (int i = 0; i < chunk.size(); i++) {
                             ps.setString(i + 1, chunk.get(i).toString());
@@ -92,14 +90,6 @@ public final class KnownState {
         } catch (SQLException e) {
             throw new StoreException("cannot read the stored statement ids: " + e.getMessage(), e);
         }
-    }
-
-    private static String markers(int n) {
-        StringBuilder b = new StringBuilder("(");
-        for (int i = 0; i < n; i++) {
-            b.append(i == 0 ? "?" : ",?");
-        }
-        return b.append(')').toString();
     }
 
     /** What the store held at one watermark. */

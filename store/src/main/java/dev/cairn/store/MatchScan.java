@@ -16,7 +16,7 @@ import java.util.Map;
  * row per statement it returns (fewer where a row holds several).
  */
 final class MatchScan {
-    /** First-filter rows read at a time when further filters may reject some of them. */
+    /** First-filter rows read at a time when further filters may reject some of them (at most an IN list's worth). */
     static final int CHUNK = 256;
     /** Rows a single filter's first read takes: a page of a common key needs only a few. */
     static final int FIRST_CHUNK = 32;
@@ -94,9 +94,8 @@ final class MatchScan {
         if (rows == 0) {
             return;
         }
-        String markers = "(?" + ", ?".repeat(rows - 1) + ")";
         Map<Long, Long> other = new HashMap<>();
-        try (PreparedStatement ps = c.prepareStatement(db.sql("match_blocks_at").replace("(?)", markers))) {
+        try (PreparedStatement ps = c.prepareStatement(db.sqlIn("match_blocks_at", rows))) {
             ps.setLong(1, entry);
             for (int r = 0; r < rows; r++) {
                 ps.setLong(r + 2, blocks[r]);

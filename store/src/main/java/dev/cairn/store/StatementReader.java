@@ -15,9 +15,6 @@ import java.util.UUID;
  * statement table when unfiltered) and stops after the page (see {@link MatchScan}).
  */
 public final class StatementReader {
-    /** Statements read by one query of a page's sequence numbers. */
-    private static final int SEQS_PER_READ = 500;
-
     private final Database db;
 
     public StatementReader(Database db) {
@@ -51,11 +48,7 @@ public final class StatementReader {
         if (sha2s.isEmpty()) {
             return out;
         }
-        StringBuilder markers = new StringBuilder("(");
-        for (int i = 0; i < sha2s.size(); i++) {
-            markers.append(i == 0 ? "?" : ",?");
-        }
-        String sql = db.sql("attachments_by_sha2").replace("(?)", markers.append(')'));
+        String sql = db.sqlIn("attachments_by_sha2", sha2s.size());
         try (Connection c = db.reader(); PreparedStatement ps = c.prepareStatement(sql)) {
             int i = 1;
             for (String sha2 : sha2s) {
@@ -126,10 +119,9 @@ public final class StatementReader {
     private StatementPage bySeq(Connection c, long[] seqs, String dir, int limit) throws SQLException {
         List<byte[]> out = new ArrayList<>(seqs.length);
         StatementPage page = new StatementPage(out, false, 0);
-        for (int from = 0; from < seqs.length && !page.more(); from += SEQS_PER_READ) {
-            int n = Math.min(SEQS_PER_READ, seqs.length - from);
-            String sql = db.sql("statements_by_seq").replace("{dir}", dir)
-                    .replace("(?)", "(?" + ", ?".repeat(n - 1) + ")");
+        for (int from = 0; from < seqs.length && !page.more(); from += Database.MAX_IN_LIST) {
+            int n = Math.min(Database.MAX_IN_LIST, seqs.length - from);
+            String sql = db.sqlIn("statements_by_seq", n).replace("{dir}", dir);
             try (PreparedStatement ps = c.prepareStatement(sql)) {
                 for (int i = 0; i < n; i++) {
                     ps.setLong(i + 1, seqs[from + i]);

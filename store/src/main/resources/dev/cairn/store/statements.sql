@@ -71,7 +71,8 @@ SELECT salt, hash, iterations, scopes, authority FROM credential WHERE api_key =
 SELECT count(*) FROM credential
 
 -- name: statements_by_ids
--- The sequencer's check of ids already stored, voided ones included; '?' is expanded to one marker per id.
+-- The sequencer's check of ids already stored, voided ones included; '(?)' is expanded to one marker per id
+-- (Database.sqlIn).
 SELECT id, json FROM statement WHERE id IN (?)
 
 -- name: all_statement_ids
@@ -89,12 +90,13 @@ SELECT s.seq, s.json FROM statement s WHERE s.voided = 0 AND s.seq > ? AND s.seq
 SELECT block, bits FROM statement_match WHERE entry = ? AND block {from} ? ORDER BY block {dir} LIMIT ?
 
 -- name: match_blocks_at
--- A further filter's rows at the blocks the first filter's chunk holds; '(?)' is expanded to one marker per block.
+-- A further filter's rows at the blocks the first filter's chunk holds; '(?)' is expanded to one marker per block
+-- (Database.sqlIn).
 SELECT block, bits FROM statement_match WHERE entry = ? AND block IN (?)
 
 -- name: statements_by_seq
--- A page's statements; '(?)' is expanded to one marker per sequence number. The voided check covers a statement
--- voided between reading the match rows and reading it.
+-- A page's statements; '(?)' is expanded to one marker per sequence number (Database.sqlIn). The voided check
+-- covers a statement voided between reading the match rows and reading it.
 SELECT seq, json FROM statement WHERE seq IN (?) AND voided = 0 ORDER BY seq {dir}
 
 -- name: checksum_statement
@@ -166,7 +168,7 @@ SELECT name FROM agent_name WHERE agent = ? ORDER BY name
 INSERT INTO attachment (sha2, content_type, content) VALUES (?, ?, ?) ON CONFLICT (sha2) DO NOTHING
 
 -- name: attachments_by_sha2
--- '?' is expanded to one marker per hash.
+-- '(?)' is expanded to one marker per hash (Database.sqlIn).
 SELECT sha2, content_type, content FROM attachment WHERE sha2 IN (?)
 
 -- name: list_credentials

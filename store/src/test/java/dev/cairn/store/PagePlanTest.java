@@ -68,8 +68,7 @@ class PagePlanTest {
             for (int i = 0; i < PAGE; i++) {
                 seqs[i] = STATEMENTS - 8L * i; // the newest statements of the common verb
             }
-            String bySeq = db.sql("statements_by_seq").replace("{dir}", "DESC")
-                    .replace("(?)", "(?" + ", ?".repeat(PAGE - 1) + ")");
+            String bySeq = db.sqlIn("statements_by_seq", PAGE).replace("{dir}", "DESC");
             try (Connection c = DriverManager.getConnection(t.url()); Statement s = c.createStatement()) {
                 long entry = MatchKeys.entry(verbKey(c), MatchKeys.SCOPE_ALL);
                 long[] blockParams = {entry, Long.MAX_VALUE, MatchScan.FIRST_CHUNK};
