@@ -1,6 +1,8 @@
 package dev.cairn.ops;
 
+import dev.cairn.http.BodyDeadlineHandler;
 import dev.cairn.http.BodyReceiver;
+import dev.cairn.http.TransferCodingHandler;
 import dev.cairn.ingest.AckMode;
 import dev.cairn.ingest.CommandSubmitter;
 import dev.cairn.ingest.DocumentWriteHandler;
@@ -48,6 +50,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.xnio.Options;
 
 /**
  * One Cairn process: the log, the database, and the parts its {@link Role}s ask for (the projector, the sequencer's
@@ -141,9 +144,16 @@ public final class Cairn implements AutoCloseable {
                 credentialCreated = null;
                 root = HttpApi.operatorOnly(operator);
             }
+            // Headers must arrive whole within header-timeout of their first byte (Undertow's parse timeout; its
+            // default closes connections idle between requests after 60 s), bodies within body-timeout; past
+            // max-connections the I/O threads stop accepting until one closes.
             Undertow server = Undertow.builder().addHttpListener(s.port(), s.host())
                     .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, BodyReceiver.undertowCap(s.maxBodyBytes()))
-                    .setHandler(root).build();
+                    .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, (int) s.headerTimeoutMillis())
+                    .setSocketOption(Options.CONNECTION_HIGH_WATER, s.maxConnections())
+                    .setSocketOption(Options.CONNECTION_LOW_WATER, s.maxConnections())
+                    .setHandler(new TransferCodingHandler(new BodyDeadlineHandler(s.bodyTimeoutMillis(), root)))
+                    .build();
             server.start();
             started(server::stop);
             port = ((InetSocketAddress) server.getListenerInfo().get(0).getAddress()).getPort();

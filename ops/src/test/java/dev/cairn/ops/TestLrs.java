@@ -26,9 +26,22 @@ final class TestLrs implements AutoCloseable {
     final HttpClient http = HttpClient.newHttpClient();
 
     TestLrs(Path data, String db) throws Exception {
-        this.data = data;
-        this.db = db;
-        this.cairn = Cairn.start(settings(data, db), Clock.systemUTC());
+        this(settings(data, db));
+    }
+
+    TestLrs(Settings settings) throws Exception {
+        this.data = settings.data();
+        this.db = settings.db();
+        this.cairn = Cairn.start(settings, Clock.systemUTC());
+    }
+
+    /** The test settings with another body limit, header and body timeouts and connection cap. */
+    static Settings settings(Path data, String db, long maxBody, long headerTimeoutMillis, long bodyTimeoutMillis,
+                             int maxConnections) {
+        Settings s = settings(data, db);
+        return new Settings(s.host(), s.port(), s.data(), s.db(), s.log(), s.adminCredential(), s.ack(), maxBody,
+                s.defaultLimit(), s.maxLimit(), s.ringSize(), s.projectorBatch(), s.readyLagMillis(), s.xapiVersion(),
+                headerTimeoutMillis, bodyTimeoutMillis, maxConnections);
     }
 
     static Settings settings(Path data, String db) {
