@@ -1,5 +1,6 @@
 package dev.cairn.ops;
 
+import dev.cairn.http.CorsPolicy;
 import dev.cairn.store.Dialect;
 import dev.cairn.xapi.XapiVersion;
 import java.nio.file.Path;
@@ -21,17 +22,27 @@ import java.nio.file.Path;
  * @param projectorBatch   most statements the projector applies in one transaction
  * @param readyLagMillis   the projector lag past which /health/ready answers 503
  * @param xapiVersion      the version reported to a request that names none or one Cairn does not speak
+ * @param corsOrigins      the origins browser content may call from: {@code *} or a list ({@link CorsPolicy})
+ * @param corsMaxAgeSeconds how long a browser may cache a preflight's answer
  */
 public record Settings(String host, int port, Path data, String db, Path log, String adminCredential, String ack,
                        long maxBodyBytes, int defaultLimit, int maxLimit, int ringSize, int projectorBatch,
-                       long readyLagMillis, String xapiVersion) {
+                       long readyLagMillis, String xapiVersion, String corsOrigins, long corsMaxAgeSeconds) {
     public static final long DEFAULT_READY_LAG_MILLIS = 10_000;
+    public static final String DEFAULT_CORS_ORIGINS = "*";
+    public static final long DEFAULT_CORS_MAX_AGE_SECONDS = 7200;
 
     /** Settings with the default readiness lag. */
     public Settings(String host, int port, Path data, String db, Path log, String adminCredential, String ack,
                     long maxBodyBytes, int defaultLimit, int maxLimit, int ringSize, int projectorBatch) {
         this(host, port, data, db, log, adminCredential, ack, maxBodyBytes, defaultLimit, maxLimit, ringSize,
-                projectorBatch, DEFAULT_READY_LAG_MILLIS, XapiVersion.V2_0_0.header());
+                projectorBatch, DEFAULT_READY_LAG_MILLIS, XapiVersion.V2_0_0.header(), DEFAULT_CORS_ORIGINS,
+                DEFAULT_CORS_MAX_AGE_SECONDS);
+    }
+
+    /** The CORS policy these settings name. */
+    public CorsPolicy cors() {
+        return CorsPolicy.parse(corsOrigins, corsMaxAgeSeconds);
     }
 
     /** Checks every value, with a message that names the setting and the value. */
@@ -65,6 +76,7 @@ public record Settings(String host, int port, Path data, String db, Path log, St
         if (readyLagMillis < 0) {
             throw new IllegalArgumentException("ready-lag=" + readyLagMillis + " must not be negative");
         }
+        cors();
         if (projectorBatch < 1) {
             throw new IllegalArgumentException("projector-batch=" + projectorBatch + " must be at least 1");
         }

@@ -9,6 +9,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import dev.cairn.xapi.XapiVersion;
 import java.time.Clock;
 import java.util.Base64;
 
@@ -26,14 +27,24 @@ final class TestLrs implements AutoCloseable {
     final HttpClient http = HttpClient.newHttpClient();
 
     TestLrs(Path data, String db) throws Exception {
+        this(data, db, Settings.DEFAULT_CORS_ORIGINS);
+    }
+
+    /** @param db the JDBC URL, or null for the default SQLite database in {@code data} */
+    TestLrs(Path data, String db, String corsOrigins) throws Exception {
         this.data = data;
-        this.db = db;
-        this.cairn = Cairn.start(settings(data, db), Clock.systemUTC());
+        this.db = db != null ? db : Cairn.defaultDb(data);
+        this.cairn = Cairn.start(settings(data, this.db, corsOrigins), Clock.systemUTC());
     }
 
     static Settings settings(Path data, String db) {
+        return settings(data, db, Settings.DEFAULT_CORS_ORIGINS);
+    }
+
+    static Settings settings(Path data, String db, String corsOrigins) {
         return new Settings("127.0.0.1", 0, data, db, Cairn.defaultLog(data), KEY + ":" + SECRET,
-                "visible", MAX_BODY, 100, 1000, 1024, 5000);
+                "visible", MAX_BODY, 100, 1000, 1024, 5000, Settings.DEFAULT_READY_LAG_MILLIS,
+                XapiVersion.V2_0_0.header(), corsOrigins, Settings.DEFAULT_CORS_MAX_AGE_SECONDS);
     }
 
     String base() {
