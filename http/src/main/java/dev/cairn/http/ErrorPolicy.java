@@ -1,6 +1,7 @@
 package dev.cairn.http;
 
 import dev.cairn.xapi.XapiException;
+import dev.cairn.xapi.XapiVersion;
 import io.undertow.server.DefaultResponseListener;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
@@ -9,7 +10,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one error policy, at the head of the chain: whatever ends a request with an error status and no body — an
+ * The one error policy, at the head of the chain. Every response carries X-Experience-API-Version (Comm 3.3: "in
+ * every response"): the fallback version here, the request's own once {@link VersionHandler} has read it.
+ * Whatever ends a request with an error status and no body — an
  * exception that escapes a handler on any thread (Undertow turns it into a 500 and ends the exchange), a handler
  * or Undertow itself ending it with a bare status — answers with the JSON shape of {@link Responses#error}. The
  * headers put on the exchange before that point (the xAPI version, CORS) stay. An exception's text goes to the
@@ -39,14 +42,17 @@ public final class ErrorPolicy implements HttpHandler {
         return true;
     };
 
+    private final String fallbackVersion;
     private final HttpHandler next;
 
-    public ErrorPolicy(HttpHandler next) {
+    public ErrorPolicy(XapiVersion fallbackVersion, HttpHandler next) {
+        this.fallbackVersion = fallbackVersion.header();
         this.next = next;
     }
 
     @Override
     public void handleRequest(HttpServerExchange exchange) throws Exception {
+        exchange.getResponseHeaders().put(Exchanges.VERSION_HEADER, fallbackVersion);
         exchange.addDefaultResponseListener(JSON_BODY);
         next.handleRequest(exchange);
     }

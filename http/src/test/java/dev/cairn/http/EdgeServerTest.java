@@ -33,7 +33,6 @@ class EdgeServerTest {
     private void start(CorsPolicy cors) throws Exception {
         HttpHandler routes = exchange -> {
             reached[0]++;
-            exchange.getResponseHeaders().put(Exchanges.VERSION_HEADER, "2.0.0");
             switch (exchange.getRequestPath()) {
                 case "/boom" -> throw new IllegalStateException("secret internals");
                 case "/boom-on-worker" -> exchange.dispatch(ex -> {
@@ -47,7 +46,7 @@ class EdgeServerTest {
                 default -> Responses.error(exchange, 401, "auth.required", "header Authorization", "send credentials");
             }
         };
-        server = HttpServer.start("127.0.0.1", 0, new ErrorPolicy(new CorsHandler(cors, routes)),
+        server = HttpServer.start("127.0.0.1", 0, new ErrorPolicy(dev.cairn.xapi.XapiVersion.V2_0_0, new CorsHandler(cors, routes)),
                 OptionMap.create(UndertowOptions.NO_REQUEST_TIMEOUT, 10_000), HttpServer.malformedAnswer("2.0.0", cors));
     }
 

@@ -140,7 +140,7 @@ public final class Cairn implements AutoCloseable {
                         s.maxBodyBytes(), writes, reads, operator, cors);
             } else {
                 credentialCreated = null;
-                root = HttpApi.operatorOnly(operator, cors);
+                root = HttpApi.operatorOnly(operator, XapiVersion.fromHeader(s.xapiVersion()).orElseThrow(), cors);
             }
             HttpServer server = started(HttpServer.start(s.host(), s.port(), root, OptionMap.builder()
                     .set(UndertowOptions.MAX_ENTITY_SIZE, BodyReceiver.undertowCap(s.maxBodyBytes()))

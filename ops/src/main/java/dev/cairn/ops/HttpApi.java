@@ -89,15 +89,17 @@ final class HttpApi {
             paths.addExactPath(d[0], new AlternateSyntaxHandler(maxBodyBytes,
                     guarded(auth, fallbackVersion, exchange -> byMethod(exchange, read, write, "GET, HEAD, PUT, POST, DELETE"))));
         }
-        return edge(operator, cors, paths);
+        return edge(operator, fallbackVersion, cors, paths);
     }
 
     /**
-     * What every request meets first, whatever its path: timing, the one error policy (so every refusal is JSON),
+     * What every request meets first, whatever its path: timing, the one error policy (so every refusal is JSON
+     * and every response names an xAPI version),
      * then CORS (before authentication, so preflights need no credential and errors carry the allow headers).
      */
-    private static HttpHandler edge(Operator operator, CorsPolicy cors, HttpHandler paths) {
-        return new HttpMetricsHandler(operator.registry(), new ErrorPolicy(new CorsHandler(cors, paths)));
+    private static HttpHandler edge(Operator operator, XapiVersion fallbackVersion, CorsPolicy cors,
+                                    HttpHandler paths) {
+        return new HttpMetricsHandler(operator.registry(), new ErrorPolicy(fallbackVersion, new CorsHandler(cors, paths)));
     }
 
     /** The operator's endpoints: metrics and health, served by every process. */
@@ -105,8 +107,8 @@ final class HttpApi {
     }
 
     /** A handler tree with only the operator's endpoints (the projector process serves just these). */
-    static HttpHandler operatorOnly(Operator operator, CorsPolicy cors) {
-        return edge(operator, cors, operatorPaths(operator));
+    static HttpHandler operatorOnly(Operator operator, XapiVersion fallbackVersion, CorsPolicy cors) {
+        return edge(operator, fallbackVersion, cors, operatorPaths(operator));
     }
 
     private static PathHandler operatorPaths(Operator operator) {

@@ -105,6 +105,8 @@ class CorsApiTest extends LrsOnEachDatabase {
             HttpResponse<String> r = fromContent(c.request());
             assertEquals(c.status(), r.statusCode(), c.what() + ": " + r.body());
             assertCorsHeaders(r, c.what());
+            assertTrue(r.headers().firstValue("X-Experience-API-Version").isPresent(), "every response names a version: "
+                    + c.what());
             if (c.status() >= 400) {
                 assertTrue(r.body().startsWith("{\"error\":"), c.what() + ": " + r.body());
             }
