@@ -3,10 +3,15 @@ package dev.cairn.ops;
 import dev.cairn.http.AlternateSyntaxHandler;
 import dev.cairn.http.Authenticator;
 import dev.cairn.http.BasicAuthHandler;
+import dev.cairn.http.BodyDeadlineHandler;
 import dev.cairn.http.ConsistentThroughHandler;
+import dev.cairn.http.CorsHandler;
+import dev.cairn.http.CorsPolicy;
+import dev.cairn.http.ErrorPolicy;
 import dev.cairn.http.Responses;
 import dev.cairn.http.Scope;
 import dev.cairn.http.ScopeHandler;
+import dev.cairn.http.TransferCodingHandler;
 import dev.cairn.http.VersionHandler;
 import dev.cairn.query.AboutHandler;
 import dev.cairn.query.StatementQueryHandler;
@@ -58,7 +63,7 @@ final class HttpApi {
      * @param reads  the read side, or null in a process that only writes
      */
     static HttpHandler build(Authenticator auth, XapiVersion fallbackVersion, LongSupplier consistentThrough, long maxBodyBytes, Writes writeSide,
-                             Reads readSide, Operator operator) {
+                             Reads readSide, Operator operator, CorsPolicy cors, long bodyTimeoutMillis) {
         Writes writes = writeSide != null ? writeSide : elsewhereWrites();
         Reads reads = readSide != null ? readSide : elsewhereReads();
         HttpHandler statementReads = scoped(READ_STATEMENTS, reads.statements());
@@ -86,7 +91,19 @@ final class HttpApi {
             paths.addExactPath(d[0], new AlternateSyntaxHandler(maxBodyBytes,
                     guarded(auth, fallbackVersion, exchange -> byMethod(exchange, read, write, "GET, HEAD, PUT, POST, DELETE"))));
         }
-        return new HttpMetricsHandler(operator.registry(), paths);
+        return edge(operator, fallbackVersion, cors, bodyTimeoutMillis, paths);
+    }
+
+    /**
+     * What every request meets first, whatever its path: timing, the one error policy (so every refusal is JSON
+     * and every response names an xAPI version),
+     * then CORS (before authentication, so preflights need no credential and errors carry the allow headers),
+     * then the body's framing and deadline (before anything reads a body).
+     */
+    private static HttpHandler edge(Operator operator, XapiVersion fallbackVersion, CorsPolicy cors,
+                                    long bodyTimeoutMillis, HttpHandler paths) {
+        return new HttpMetricsHandler(operator.registry(), new ErrorPolicy(fallbackVersion, new CorsHandler(cors,
+                new TransferCodingHandler(new BodyDeadlineHandler(bodyTimeoutMillis, paths)))));
     }
 
     /** The operator's endpoints: metrics and health, served by every process. */
@@ -94,8 +111,9 @@ final class HttpApi {
     }
 
     /** A handler tree with only the operator's endpoints (the projector process serves just these). */
-    static HttpHandler operatorOnly(Operator operator) {
-        return new HttpMetricsHandler(operator.registry(), operatorPaths(operator));
+    static HttpHandler operatorOnly(Operator operator, XapiVersion fallbackVersion, CorsPolicy cors,
+                                    long bodyTimeoutMillis) {
+        return edge(operator, fallbackVersion, cors, bodyTimeoutMillis, operatorPaths(operator));
     }
 
     private static PathHandler operatorPaths(Operator operator) {

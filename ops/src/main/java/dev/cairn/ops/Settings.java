@@ -1,5 +1,6 @@
 package dev.cairn.ops;
 
+import dev.cairn.http.CorsPolicy;
 import dev.cairn.log.EventLog;
 import dev.cairn.store.Dialect;
 import dev.cairn.xapi.XapiVersion;
@@ -22,15 +23,19 @@ import java.nio.file.Path;
  * @param projectorBatch   most statements the projector applies in one transaction
  * @param readyLagMillis   the projector lag past which /health/ready answers 503
  * @param xapiVersion      the version reported to a request that names none or one Cairn does not speak
+ * @param corsOrigins      the origins browser content may call from: {@code *} or a list ({@link CorsPolicy})
+ * @param corsMaxAgeSeconds how long a browser may cache a preflight's answer
  * @param headerTimeoutMillis how long a request's headers may take to arrive, from their first byte
  * @param bodyTimeoutMillis   how long a request's body may take to arrive whole, from the end of its headers
  * @param maxConnections      most connections open at once; past it new ones wait in the listen backlog
  */
 public record Settings(String host, int port, Path data, String db, Path log, String adminCredential, String ack,
                        long maxBodyBytes, int defaultLimit, int maxLimit, int ringSize, int projectorBatch,
-                       long readyLagMillis, String xapiVersion,
+                       long readyLagMillis, String xapiVersion, String corsOrigins, long corsMaxAgeSeconds,
                        long headerTimeoutMillis, long bodyTimeoutMillis, int maxConnections) {
     public static final long DEFAULT_READY_LAG_MILLIS = 10_000;
+    public static final String DEFAULT_CORS_ORIGINS = "*";
+    public static final long DEFAULT_CORS_MAX_AGE_SECONDS = 7200;
     public static final long DEFAULT_HEADER_TIMEOUT_MILLIS = 10_000;
     public static final long DEFAULT_BODY_TIMEOUT_MILLIS = 60_000;
     public static final int DEFAULT_MAX_CONNECTIONS = 1000;
@@ -41,8 +46,14 @@ public record Settings(String host, int port, Path data, String db, Path log, St
     public Settings(String host, int port, Path data, String db, Path log, String adminCredential, String ack,
                     long maxBodyBytes, int defaultLimit, int maxLimit, int ringSize, int projectorBatch) {
         this(host, port, data, db, log, adminCredential, ack, maxBodyBytes, defaultLimit, maxLimit, ringSize,
-                projectorBatch, DEFAULT_READY_LAG_MILLIS, XapiVersion.V2_0_0.header(), DEFAULT_HEADER_TIMEOUT_MILLIS,
-                DEFAULT_BODY_TIMEOUT_MILLIS, DEFAULT_MAX_CONNECTIONS);
+                projectorBatch, DEFAULT_READY_LAG_MILLIS, XapiVersion.V2_0_0.header(), DEFAULT_CORS_ORIGINS,
+                DEFAULT_CORS_MAX_AGE_SECONDS, DEFAULT_HEADER_TIMEOUT_MILLIS, DEFAULT_BODY_TIMEOUT_MILLIS,
+                DEFAULT_MAX_CONNECTIONS);
+    }
+
+    /** The CORS policy these settings name. */
+    public CorsPolicy cors() {
+        return CorsPolicy.parse(corsOrigins, corsMaxAgeSeconds);
     }
 
     /** Checks every value, with a message that names the setting and the value. */
@@ -77,6 +88,7 @@ public record Settings(String host, int port, Path data, String db, Path log, St
         if (readyLagMillis < 0) {
             throw new IllegalArgumentException("ready-lag=" + readyLagMillis + " must not be negative");
         }
+        cors();
         if (projectorBatch < 1) {
             throw new IllegalArgumentException("projector-batch=" + projectorBatch + " must be at least 1");
         }
