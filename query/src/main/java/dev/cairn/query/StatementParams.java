@@ -119,18 +119,13 @@ public record StatementParams(UUID statementId, UUID voidedStatementId, Statemen
         int limit = defaultLimit;
         String limitText = one(params, "limit");
         if (limitText != null) {
-            try {
-                limit = Integer.parseInt(limitText);
-            } catch (NumberFormatException e) {
+            long asked = Values.nonNegativeInteger(limitText);
+            if (asked < 0) {
                 throw new XapiException("parameter limit", "parameter.invalid",
-                        "limit must be a non-negative integer; got '" + limitText + "'");
+                        "limit must be a non-negative integer in the digits 0-9; got '" + limitText + "'");
             }
-            if (limit < 0) {
-                throw new XapiException("parameter limit", "parameter.invalid", "limit must not be negative");
-            }
-            if (limit == 0 || limit > maxLimit) {
-                limit = maxLimit;
-            }
+            // 0 asks for the most the server allows (Comm 2.1.3); so does any number past it.
+            limit = asked == 0 || asked > maxLimit ? maxLimit : (int) asked;
         }
         boolean ascending = bool(params, "ascending");
         return new StatementParams(null, null, new StatementQuery(filters, since, until, limit, ascending, cursor),

@@ -138,4 +138,19 @@ class ValuesTest {
     void sha1(String value, boolean valid) {
         assertEquals(valid, Values.isSha1Hex(value), value);
     }
+
+    @ParameterizedTest
+    @CsvSource({"0, 0", "7, 7", "007, 7", "2147483648, 2147483648", "9223372036854775807, 9223372036854775807",
+            "9223372036854775808, 9223372036854775807", "000000000000000000000000000001, 1",
+            "99999999999999999999999999999999, 9223372036854775807"})
+    void nonNegativeIntegersInAsciiDigitsSaturateAtLongMax(String text, long value) {
+        assertEquals(value, Values.nonNegativeInteger(text), text);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "+5", "-0", "-1", "\u0663", "\uff15", "5\u0663", " 5", "5 ", "5.0", "1e3", "0x1",
+            "\u00b2", "\u0000"})
+    void anythingElseIsNotANonNegativeInteger(String text) {
+        assertEquals(-1, Values.nonNegativeInteger(text), text);
+    }
 }
