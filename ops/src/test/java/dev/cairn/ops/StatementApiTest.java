@@ -269,4 +269,40 @@ class StatementApiTest extends LrsOnEachDatabase {
         String agent = URLEncoder.encode("{\"mbox\":\"mailto:cl@example.com\"}", StandardCharsets.UTF_8);
         assertEquals(0, TestLrs.json(lrs.get("/xapi/statements?agent=" + agent)).get("statements").size());
     }
+
+    @Test
+    void aTimestampWithoutUtcOffsetIs400In20AndReadAsUtcIn103() throws Exception {
+        String id = UUID.randomUUID().toString();
+        String local = "{\"id\":\"" + id + "\",\"timestamp\":\"2024-05-01T12:00:00.250\","
+                + statement("tz@example.com", COMPLETED, "http://example.com/a").substring(1);
+        HttpResponse<String> in20 = lrs.send(lrs.request("/xapi/statements").setHeader("X-Experience-API-Version", "2.0.0")
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(local)));
+        assertEquals(400, in20.statusCode(), in20.body());
+        assertEquals("$.timestamp", TestLrs.json(in20).get("where").asText());
+        assertTrue(TestLrs.json(in20).get("message").asText().contains("UTC offset"), in20.body());
+
+        assertEquals(200, lrs.post(local).statusCode(), "1.0.3 only recommends the offset");
+        assertEquals(204, lrs.put(id, local).statusCode(), "the same statement again is no conflict");
+        // Every read re-reads the stored statement, whichever version asks.
+        for (String q : List.of("", "&format=ids", "&format=canonical", "&attachments=true")) {
+            HttpResponse<String> r = lrs.send(lrs.request("/xapi/statements?statementId=" + id + q)
+                    .setHeader("X-Experience-API-Version", "2.0.0").GET());
+            assertEquals(200, r.statusCode(), q + ": " + r.body());
+        }
+        // Read as UTC: the same statement with 12:00:00.250Z is the same statement, with +01:00 a different one.
+        assertEquals(204, lrs.put(id, local.replace("12:00:00.250", "12:00:00.250Z")).statusCode());
+        assertEquals(409, lrs.put(id, local.replace("12:00:00.250", "12:00:00.250+01:00")).statusCode());
+    }
+
+    @Test
+    void sinceAndUntilWithoutUtcOffsetAre400In20AndReadAsUtcIn103() throws Exception {
+        for (String name : List.of("since", "until")) {
+            String q = "/xapi/statements?" + name + "=2024-05-01T12:00:00";
+            HttpResponse<String> in20 = lrs.send(lrs.request(q).setHeader("X-Experience-API-Version", "2.0.0").GET());
+            assertEquals(400, in20.statusCode(), name);
+            assertEquals("parameter " + name, TestLrs.json(in20).get("where").asText());
+            assertEquals(200, lrs.get(q).statusCode(), name + " in 1.0.3");
+            assertEquals(200, lrs.send(lrs.request(q + "Z").setHeader("X-Experience-API-Version", "2.0.0").GET()).statusCode());
+        }
+    }
 }

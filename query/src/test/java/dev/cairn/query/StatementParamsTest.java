@@ -3,8 +3,10 @@ package dev.cairn.query;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.cairn.store.StatementQuery;
 import dev.cairn.xapi.XapiException;
 import dev.cairn.xapi.XapiVersion;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -13,7 +15,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** GET /statements parameters: limit is a non-negative integer in ASCII digits (Comm 2.1.3), clamped to the maximum. */
+/**
+ * GET /statements parameters: limit is a non-negative integer in ASCII digits (Comm 2.1.3), clamped to the
+ * maximum; since and until follow the timestamp rule of the request's version (Data 2.2, 4.5).
+ */
 class StatementParamsTest {
     private static final int DEFAULT_LIMIT = 100;
     private static final int MAX_LIMIT = 1000;
@@ -37,5 +42,35 @@ class StatementParamsTest {
     void anythingElseIs400NamingTheParameter(String limit) {
         XapiException e = assertThrows(XapiException.class, () -> withLimit(limit));
         assertEquals("parameter limit", e.where());
+    }
+
+    /** The since or until of a query with just that parameter. */
+    private static Long time(String name, String value, XapiVersion version) {
+        Map<String, Deque<String>> params = Map.of(name, new ArrayDeque<>(List.of(value)));
+        StatementQuery q = StatementParams.parse(params, version, DEFAULT_LIMIT, MAX_LIMIT, 0).query();
+        return name.equals("since") ? q.sinceMillis() : q.untilMillis();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"since", "until"})
+    void aTimeWithAnOffsetIsTakenInBothVersions(String name) {
+        long millis = Instant.parse("2024-05-01T10:00:00Z").toEpochMilli();
+        assertEquals(millis, time(name, "2024-05-01T12:00:00+02:00", XapiVersion.V1_0_3));
+        assertEquals(millis, time(name, "2024-05-01T12:00:00+02:00", XapiVersion.V2_0_0));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"since", "until"})
+    void aTimeWithoutAnOffsetIsReadAsUtcIn103(String name) {
+        assertEquals(Instant.parse("2024-05-01T12:00:00.250Z").toEpochMilli(),
+                time(name, "2024-05-01T12:00:00.250", XapiVersion.V1_0_3));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"since", "until"})
+    void aTimeWithoutAnOffsetIs400In20(String name) {
+        XapiException e = assertThrows(XapiException.class, () -> time(name, "2024-05-01T12:00:00.250", XapiVersion.V2_0_0));
+        assertEquals("parameter " + name, e.where());
+        assertEquals(true, e.getMessage().contains("UTC offset"), e.getMessage());
     }
 }
