@@ -5,6 +5,7 @@ import dev.cairn.http.AlternateSyntaxHandler;
 import dev.cairn.http.Authenticator;
 import dev.cairn.http.BasicAuthHandler;
 import dev.cairn.http.ConsistentThroughHandler;
+import dev.cairn.http.Exchanges;
 import dev.cairn.http.Responses;
 import dev.cairn.http.Scope;
 import dev.cairn.http.ScopeHandler;
@@ -70,14 +71,14 @@ final class HttpApi {
                 new AllowedMethods(List.of("GET", "HEAD", "PUT", "POST"), statementRoute)));
         HttpHandler more = new ConsistentThroughHandler(consistentThrough, new AlternateSyntaxHandler(maxBodyBytes,
                 new AllowedMethods(READS, statementRoute)));
-        PathHandler paths = operatorPaths(operator)
-                .addExactPath("/xapi/about", new AllowedMethods(READS, new AboutHandler()))
-                .addExactPath("/xapi/statements", statements)
-                .addPrefixPath(StatementQueryHandler.MORE_PREFIX, more)
-                .addExactPath("/xapi/activities", readOnly(auth, fallbackVersion, maxBodyBytes,
-                        scoped(READ_DEFINITIONS, reads.activities())))
-                .addExactPath("/xapi/agents", readOnly(auth, fallbackVersion, maxBodyBytes,
-                        scoped(READ_DEFINITIONS, reads.agents())));
+        PathHandler paths = operatorPaths(operator);
+        paths.addExactPath("/xapi/about", announced(fallbackVersion, new AllowedMethods(READS, new AboutHandler())))
+                .addExactPath("/xapi/statements", announced(fallbackVersion, statements))
+                .addPrefixPath(StatementQueryHandler.MORE_PREFIX, announced(fallbackVersion, more))
+                .addExactPath("/xapi/activities", announced(fallbackVersion, readOnly(auth, fallbackVersion, maxBodyBytes,
+                        scoped(READ_DEFINITIONS, reads.activities()))))
+                .addExactPath("/xapi/agents", announced(fallbackVersion, readOnly(auth, fallbackVersion, maxBodyBytes,
+                        scoped(READ_DEFINITIONS, reads.agents()))));
         String[][] documentPaths = {{"/xapi/activities/state", "STATE"}, {"/xapi/activities/profile", "ACTIVITY_PROFILE"},
                 {"/xapi/agents/profile", "AGENT_PROFILE"}};
         for (String[] d : documentPaths) {
@@ -85,9 +86,9 @@ final class HttpApi {
             Scope own = kind == DocumentKey.Kind.STATE ? Scope.STATE : Scope.PROFILE;
             HttpHandler read = scoped(List.of(own, Scope.ALL_READ, Scope.ALL), reads.documents().get(kind));
             HttpHandler write = scoped(List.of(own, Scope.ALL), writes.documents().get(kind));
-            paths.addExactPath(d[0], new AlternateSyntaxHandler(maxBodyBytes, new AllowedMethods(
+            paths.addExactPath(d[0], announced(fallbackVersion, new AlternateSyntaxHandler(maxBodyBytes, new AllowedMethods(
                     List.of("GET", "HEAD", "PUT", "POST", "DELETE"),
-                    guarded(auth, fallbackVersion, exchange -> byMethod(exchange, read, write)))));
+                    guarded(auth, fallbackVersion, exchange -> byMethod(exchange, read, write))))));
         }
         return new HttpMetricsHandler(operator.registry(), paths);
     }
@@ -135,6 +136,18 @@ final class HttpApi {
 
     private static HttpHandler guarded(Authenticator auth, XapiVersion fallbackVersion, HttpHandler route) {
         return new BasicAuthHandler(auth, new VersionHandler(fallbackVersion, route));
+    }
+
+    /**
+     * Puts X-Experience-API-Version on every response of an xAPI resource (Comm 3.3), also on refusals made before
+     * {@link VersionHandler} runs (405, 401): the version asked for when Cairn speaks it, else the fallback.
+     */
+    private static HttpHandler announced(XapiVersion fallback, HttpHandler next) {
+        return exchange -> {
+            String asked = exchange.getRequestHeaders().getFirst(Exchanges.VERSION_HEADER);
+            exchange.getResponseHeaders().put(Exchanges.VERSION_HEADER, XapiVersion.fromHeader(asked).orElse(fallback).header());
+            next.handleRequest(exchange);
+        };
     }
 
     /** A resource that only reads: GET and HEAD (or a 1.0.3 Alternate Request Syntax POST standing for one). */

@@ -73,6 +73,9 @@ class MethodsApiTest {
                     String what = method + " " + resource.getKey() + (credentials ? " with credentials" : "");
                     assertEquals(405, r.status(), what + ": " + r.body());
                     assertEquals(resource.getValue(), r.header("Allow"), what);
+                    if (resource.getKey().startsWith("/xapi/")) {
+                        assertEquals("1.0.3", r.header("X-Experience-API-Version"), what);
+                    }
                     if (method.equalsIgnoreCase("HEAD")) {
                         // Undertow sends no body for any spelling of HEAD; the answer announces none
                         assertEquals("0", r.header("Content-Length"), what);
