@@ -228,7 +228,7 @@ public final class Sequencer implements EventHandler<RingSlot> {
             long appendedAt = appendedAt(id);
             byte[] existing = appendedAt >= 0 ? appendedJson(appendedAt, id) : stored.get(id);
             if (existing != null) {
-                Statement before = StatementParser.parseOne(existing, XapiVersion.V2_0_0).statement();
+                Statement before = StatementParser.parseStored(existing).statement();
                 if (!Equivalence.equivalent(s.withId(id), before)) {
                     return new WriteOutcome.Refused(409, "statement.conflict", "statement " + id, "statement " + id
                             + " is already stored with different content; statements cannot be changed");
