@@ -136,8 +136,14 @@ public final class Projector implements AutoCloseable {
                 tracker.advanced(writer.commit(lastIndex));
             }
         } catch (RuntimeException ex) {
-            writer.rollback();
-            discardReadAhead();
+            try {
+                writer.rollback();
+            } finally {
+                discardReadAhead(); // always: chunks left behind would be applied after a gap
+            }
+            if (writer.watermark().logIndex() != tracker.current().logIndex()) {
+                tracker.advanced(writer.watermark()); // a commit whose answer was lost did happen
+            }
             throw ex;
         }
         return entries;
