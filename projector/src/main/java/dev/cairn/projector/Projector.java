@@ -93,6 +93,11 @@ public final class Projector implements AutoCloseable {
         return tracker.awaited();
     }
 
+    /** Tells the tracker why the watermark cannot move, or with null that it moves again. */
+    void stalled(String why) {
+        tracker.stalled(why);
+    }
+
     /** Runs {@code r} whenever a writer starts waiting for a log entry to become visible. */
     void onWaiter(Runnable r) {
         tracker.onWaiter(r);

@@ -147,27 +147,34 @@ public final class ProjectionWriter implements AutoCloseable {
 
     /**
      * Opens a new connection in place of a broken one, inside the transaction being claimed. The watermark must be
-     * where this writer left it; or where the commit the broken connection never answered put it, which this writer
-     * then takes as committed, failing the transaction so that its caller starts over after it.
+     * where this writer left it, or where the commit the broken connection never answered put it, or behind (a
+     * server that crashed with {@code synchronous_commit} off loses its last commits, rows and watermark together).
+     * In the last two cases this writer goes on from the stored watermark and fails the transaction, so that its
+     * caller starts over there; any other watermark is another projector's.
      */
     private void reconnect() throws SQLException {
         connect();
         Watermark stored = Database.readWatermark(readWatermark);
+        long attempted = committing;
+        committing = NO_COMMIT;
         if (stored.equals(committed)) {
-            committing = NO_COMMIT;
             return;
         }
         c.rollback();
-        if (stored.logIndex() != committing) {
+        boolean answerLost = stored.logIndex() == attempted;
+        if (!answerLost && stored.logIndex() >= committed.logIndex()) {
             throw fenced();
         }
-        committing = NO_COMMIT;
+        String was = Long.toHexString(committed.logIndex());
         committed = stored;
         seq = stored.seq();
         storedMillis = stored.storedMillis();
         matchedThroughSeq = seq;
-        throw new StoreException("the commit up to log index " + Long.toHexString(stored.logIndex())
-                + " reached the database before its connection broke; going on after it", null);
+        throw new StoreException(answerLost
+                ? "the commit up to log index " + Long.toHexString(stored.logIndex())
+                        + " reached the database before its connection broke; going on after it"
+                : "the database lost the commits after log index " + Long.toHexString(stored.logIndex()) + " (up to "
+                        + was + "; a server crash loses them with synchronous_commit off): applying them again", null);
     }
 
     /** Closes the connection, which may be broken already; the next transaction opens a new one. */
