@@ -76,7 +76,7 @@ public final class WatermarkPoller implements AutoCloseable {
                     String what = Database.connectionLost(e) ? "database unreachable" : "failing";
                     tracker.stalled("watermark poll: " + what + " since " + Instant.ofEpochMilli(failingSince) + " ("
                             + e.getMessage() + ")");
-                    LOG.warn("cannot read the watermark: {}; retrying every {} s at most until it works (logged again"
+                    LOG.warn("watermark poll failed: {}; retrying every {} s at most until it works (logged again"
                             + " when it does)", e.getMessage(), TimeUnit.NANOSECONDS.toSeconds(MAX_RETRY_NANOS));
                 }
                 LockSupport.parkNanos(Math.min(MAX_RETRY_NANOS, MIN_RETRY_NANOS << Math.min(failures - 1, 20)));

@@ -16,8 +16,8 @@ import java.sql.SQLException;
 public final class Database implements AutoCloseable {
     /** The most markers one {@link #sqlIn} list takes: well within both drivers' limits on parameters. */
     public static final int MAX_IN_LIST = 500;
-    private static final long CONNECTION_TIMEOUT_MILLIS = 5_000;
-    private static final long VALIDATION_TIMEOUT_MILLIS = 2_000;
+    private static final long CONNECTION_TIMEOUT_MILLIS = 3_000;
+    private static final long VALIDATION_TIMEOUT_MILLIS = 1_000;
     private static final long KEEPALIVE_MILLIS = 30_000;
 
     private final String url;
