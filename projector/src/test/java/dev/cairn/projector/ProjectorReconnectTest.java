@@ -92,4 +92,41 @@ class ProjectorReconnectTest {
             }
         }
     }
+
+    @Test
+    void aCommitWhoseAnswerTheLostConnectionNeverGaveIsFoundCommittedAndNotAppliedTwice() throws Exception {
+        try (TestDatabase database = TestDatabase.create("postgresql", dir);
+             CommitCuttingProxy proxy = CommitCuttingProxy.forUrl(database.url());
+             EventLog log = EventLog.open(dir.resolve("log")); Database db = Database.open(proxy.url(database.url()));
+             LogAppender appender = log.appender()) {
+            WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
+            try (Projector projector = new Projector(log, db, tracker, 100)) {
+                appender.append(new StatementsStored(List.of(naming(1, "Ada", "http://example.com/a", "One"))));
+                drain(projector);
+                proxy.cutAfterNextCommit();
+                appender.append(new StatementsStored(List.of(naming(2, "Ada Lovelace", "http://example.com/b", "Two"))));
+                assertThrows(RuntimeException.class, projector::doWork, "the commit's answer never comes");
+                assertEquals(2, committedSeq(database.url()), "yet the server has the commit");
+                appender.append(new StatementsStored(List.of(naming(3, "Ada", "http://example.com/c", "Three"))));
+                assertThrows(RuntimeException.class, projector::doWork, "the next connection finds it and starts over");
+                drain(projector);
+                assertEquals(3, db.watermark().seq());
+                assertEquals(db.watermark(), tracker.current());
+            }
+            try (TestDatabase fresh = TestDatabase.create("postgresql", dir);
+                 Database uninterrupted = Database.open(fresh.url())) {
+                try (Projector projector = new Projector(log, uninterrupted,
+                        new WatermarkTracker(uninterrupted.watermark(), Clock.systemUTC()), 100)) {
+                    drain(projector);
+                }
+                assertEquals(ProjectionChecksum.of(uninterrupted), ProjectionChecksum.of(db));
+            }
+        }
+    }
+
+    private static long committedSeq(String url) throws SQLException {
+        try (Database direct = Database.open(url)) {
+            return direct.watermark().seq();
+        }
+    }
 }
