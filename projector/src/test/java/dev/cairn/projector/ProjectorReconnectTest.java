@@ -79,16 +79,17 @@ class ProjectorReconnectTest {
                 }
                 assertThrows(RuntimeException.class, projector::doWork, "the transaction on the ended session fails");
                 drain(projector);
-                assertEquals(301, db.watermark().seq());
-                assertEquals(db.watermark(), tracker.current());
+                assertEquals(301, committedSeq(database.url()));
+                assertEquals(projector.watermark(), tracker.current());
             }
+            // Read through new connections: the pool's own lost ones are the pool's business (each fails one read).
             try (TestDatabase fresh = TestDatabase.create("postgresql", dir);
-                 Database uninterrupted = Database.open(fresh.url())) {
+                 Database uninterrupted = Database.open(fresh.url()); Database direct = Database.open(database.url())) {
                 try (Projector projector = new Projector(log, uninterrupted,
                         new WatermarkTracker(uninterrupted.watermark(), Clock.systemUTC()), 100)) {
                     drain(projector);
                 }
-                assertEquals(ProjectionChecksum.of(uninterrupted), ProjectionChecksum.of(db));
+                assertEquals(ProjectionChecksum.of(uninterrupted), ProjectionChecksum.of(direct));
             }
         }
     }
@@ -110,8 +111,8 @@ class ProjectorReconnectTest {
                 appender.append(new StatementsStored(List.of(naming(3, "Ada", "http://example.com/c", "Three"))));
                 assertThrows(RuntimeException.class, projector::doWork, "the next connection finds it and starts over");
                 drain(projector);
-                assertEquals(3, db.watermark().seq());
-                assertEquals(db.watermark(), tracker.current());
+                assertEquals(3, committedSeq(database.url()));
+                assertEquals(projector.watermark(), tracker.current());
             }
             try (TestDatabase fresh = TestDatabase.create("postgresql", dir);
                  Database uninterrupted = Database.open(fresh.url())) {
