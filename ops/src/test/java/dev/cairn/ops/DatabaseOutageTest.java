@@ -66,7 +66,8 @@ class DatabaseOutageTest {
     }
 
     /** One write's answer, as a client saw it. */
-    private record Answer(String ack, int status, String ackHeader, long millis, List<String> ids) {
+    private record Answer(String ack, int status, String ackHeader, String retryAfter, long millis, List<String> ids,
+                          String body) {
     }
 
     private HttpRequest.Builder request(int port, String path) {
@@ -85,12 +86,21 @@ class DatabaseOutageTest {
             body.append(i == 0 ? "" : ",").append(Statements.withId(id, "outage@example.com", Statements.COMPLETED,
                     "http://example.com/outage"));
         }
+        return post(port, ack, ids, body.append(']').toString());
+    }
+
+    /** POSTs the statements of an earlier answer again. */
+    private Answer repost(int port, Answer earlier) throws Exception {
+        return post(port, earlier.ack(), earlier.ids(), earlier.body());
+    }
+
+    private Answer post(int port, String ack, List<String> ids, String body) throws Exception {
         long start = System.nanoTime();
         HttpResponse<String> r = http.send(request(port, "/xapi/statements").header("Content-Type", "application/json")
-                .header("X-Cairn-Ack", ack).POST(HttpRequest.BodyPublishers.ofString(body.append(']').toString()))
-                .build(), HttpResponse.BodyHandlers.ofString());
+                .header("X-Cairn-Ack", ack).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
         return new Answer(ack, r.statusCode(), r.headers().firstValue("X-Cairn-Ack").orElse(null),
-                (System.nanoTime() - start) / 1_000_000, ids);
+                r.headers().firstValue("Retry-After").orElse(null), (System.nanoTime() - start) / 1_000_000, ids, body);
     }
 
     private HttpResponse<String> get(int port, String path) throws Exception {
@@ -276,6 +286,9 @@ class DatabaseOutageTest {
         assertEquals(200, during.status(), "durable in the log");
         assertEquals("durable", during.ackHeader(), "but not visible, which the answer says");
         assertTrue(during.millis() < VISIBLE_TIMEOUT_MILLIS + 3_000, "a bounded wait: " + during);
+        Answer again = repost(ingest.port, before); // stored ids: the sequencer must ask the database
+        assertEquals(503, again.status(), "not stored, and the client is told so: " + again);
+        assertTrue(again.retryAfter() != null, again.toString());
         awaitNotReady(project, "projector: database unreachable since ");
         awaitNotReady(ingest, "watermark poll: database unreachable since ");
         awaitNotReady(query, "watermark poll: database unreachable since ");
@@ -297,6 +310,7 @@ class DatabaseOutageTest {
         assertEquals(200, after.status());
         assertEquals(null, after.ackHeader(), "visible again at once");
         assertEquals(200, get(query.port, "/xapi/statements?statementId=" + after.ids().get(0)).statusCode());
+        assertEquals(200, repost(ingest.port, before).status(), "the sequencer's checks reach the database again");
 
         String projected = project.output();
         assertEquals(1, count(projected, "projection failed at watermark"), "one line per outage:\n" + projected);

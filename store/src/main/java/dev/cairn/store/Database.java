@@ -8,6 +8,8 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLTransientConnectionException;
 
 /**
  * The projection database: created and migrated on open. Readers borrow connections from a pool; the projector
@@ -113,11 +115,15 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * Whether {@code failure} (or its cause) is the loss of the database connection: one that cannot be opened, was
-     * closed, or that the server ended (shutting down or restarting), rather than a statement the server refused.
+     * Whether {@code failure} (or its cause) is the loss of the database connection: one that cannot be opened (or
+     * borrowed from the pool in time), was closed, or that the server ended (shutting down or restarting), rather
+     * than a statement the server refused.
      */
     public static boolean connectionLost(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof SQLTransientConnectionException || t instanceof SQLNonTransientConnectionException) {
+                return true;
+            }
             if (t instanceof SQLException e) {
                 String state = e.getSQLState();
                 if (state != null && (state.startsWith("08") || state.startsWith("57P"))) {
