@@ -61,29 +61,33 @@ final class Health {
         }
         Oldest o = oldest;
         if (o.afterIndex() != w.logIndex()) {
-            o = new Oldest(w.logIndex(), stampedMillis(w));
+            long stamped = stampedMillis(w);
+            if (stamped < 0) { // not readable (yet): the watermark's own time, not remembered
+                return Math.max(0, tracker.clock().millis() - w.storedMillis());
+            }
+            o = new Oldest(w.logIndex(), stamped);
             oldest = o;
         }
         return Math.max(0, tracker.clock().millis() - o.millis());
     }
 
-    /** When the sequencer stamped the entry after {@code w}; when it cannot be read, the watermark's own time. */
+    /** When the sequencer stamped the entry after {@code w}, or -1 when it cannot be read. */
     private long stampedMillis(Watermark w) {
         try (LogTailer tailer = log.tailer(w.logIndex())) {
             LogEntry e = tailer.next();
-            if (e != null) {
-                if (e.event() instanceof StatementsStored s && !s.statements().isEmpty()) {
-                    return s.statements().get(0).storedMillis();
-                } else if (e.event() instanceof DocumentWritten d) {
-                    return d.updatedMillis();
-                } else if (e.event() instanceof DocumentsDeleted d) {
-                    return d.updatedMillis();
-                }
+            if (e == null) {
+                return -1;
+            } else if (e.event() instanceof StatementsStored s && !s.statements().isEmpty()) {
+                return s.statements().get(0).storedMillis();
+            } else if (e.event() instanceof DocumentWritten d) {
+                return d.updatedMillis();
+            } else if (e.event() instanceof DocumentsDeleted d) {
+                return d.updatedMillis();
             }
+            return -1;
         } catch (RuntimeException e) {
-            // an entry that cannot be read holds the projector back too; its report says why
+            return -1; // an entry that cannot be read holds the projector back too; its report says why
         }
-        return w.storedMillis();
     }
 
     /** Why this process is not ready, or null when it is. */
