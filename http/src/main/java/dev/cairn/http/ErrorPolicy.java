@@ -43,6 +43,18 @@ public final class ErrorPolicy implements HttpHandler {
         return true;
     };
 
+    /**
+     * Ends {@code exchange} as Undertow ends one whose handler threw: for work a handler started on another thread
+     * (a body's callback, a dispatched task), where an exception would otherwise leave the request unanswered.
+     */
+    public static void fail(HttpServerExchange exchange, Throwable failure) {
+        exchange.putAttachment(DefaultResponseListener.EXCEPTION, failure);
+        if (!exchange.isResponseStarted()) {
+            exchange.setStatusCode(failure instanceof XapiException ? 400 : 500);
+        }
+        exchange.endExchange();
+    }
+
     private final XapiVersion fallbackVersion;
     private final HttpHandler next;
 

@@ -100,11 +100,16 @@ final class CommonOptions {
                     + "(env CAIRN_MAX_CONNECTIONS; default: ${DEFAULT-VALUE}).")
     int maxConnections;
 
+    @Option(names = "--visible-timeout", defaultValue = "5000",
+            description = "Milliseconds an ack=visible write waits to become readable; past it, it is answered as durable "
+                    + "(its usual success, with the header X-Cairn-Ack: durable) (env CAIRN_VISIBLE_TIMEOUT; default: ${DEFAULT-VALUE}).")
+    long visibleTimeout;
+
     Settings settings() {
         Path dataDir = data.toAbsolutePath();
         return new Settings(host, port, dataDir, db != null ? db : Cairn.defaultDb(dataDir),
                 log != null ? log.toAbsolutePath() : Cairn.defaultLog(dataDir), adminCredential, ack, maxBody,
                 defaultLimit, maxLimit, ringSize, projectorBatch, readyLag, xapiVersion, corsOrigins, corsMaxAge,
-                headerTimeout, bodyTimeout, maxConnections);
+                headerTimeout, bodyTimeout, maxConnections, visibleTimeout);
     }
 }
