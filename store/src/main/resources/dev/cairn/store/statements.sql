@@ -177,6 +177,9 @@ SELECT api_key, scopes, authority, created_ms FROM credential ORDER BY created_m
 -- name: delete_credential
 DELETE FROM credential WHERE api_key = ?
 
+-- name: filter_key_ids_of_kind
+SELECT id FROM filter_key WHERE kind = ?
+
 -- name: all_filter_keys
 -- The projector's key cache, filled whenever every stored key fits in it.
 SELECT id, kind, value FROM filter_key
