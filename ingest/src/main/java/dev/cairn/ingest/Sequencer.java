@@ -141,6 +141,7 @@ public final class Sequencer implements EventHandler<RingSlot> {
                     lookUp(s.putId(), ids);
                     for (ParsedStatement p : s.statements()) {
                         lookUp(p.statement().id(), ids);
+                        lookUp(VoidingAuthority.target(p.statement()), ids);
                     }
                 } else if (c instanceof WriteCommand.Document d && !d.all()) {
                     keys.add(d.key());
@@ -202,8 +203,7 @@ public final class Sequencer implements EventHandler<RingSlot> {
             Statement s = p.statement();
             UUID id = s.id() != null ? s.id() : c.putId() != null ? c.putId() : UUID.randomUUID();
             ids.add(id);
-            long appendedAt = appendedAt(id);
-            byte[] existing = appendedAt >= 0 ? appendedJson(appendedAt, id) : stored.get(id);
+            byte[] existing = storedJson(id, stored);
             if (existing != null) {
                 Statement before = StatementParser.parseOne(existing, XapiVersion.V2_0_0).statement();
                 if (!Equivalence.equivalent(s.withId(id), before)) {
@@ -211,6 +211,15 @@ public final class Sequencer implements EventHandler<RingSlot> {
                             + " is already stored with different content; statements cannot be changed");
                 }
                 continue; // an equivalent statement is already stored: nothing to do
+            }
+            UUID target = VoidingAuthority.target(s);
+            byte[] voided = target == null ? null : storedJson(target, stored);
+            if (voided != null) {
+                WriteOutcome.Refused refused = VoidingAuthority.refusal(c, target, voided,
+                        c.putId() != null ? "$" : "$[" + (ids.size() - 1) + "]");
+                if (refused != null) {
+                    return refused;
+                }
             }
             byte[] json = ExactWriter.write(p, id, storedText, c.authority(), version);
             out.add(new StoredStatement(id, now, json));
@@ -226,6 +235,12 @@ public final class Sequencer implements EventHandler<RingSlot> {
         lastStoredMillis = now;
         remember(index, newIds);
         return new WriteOutcome.Accepted(ids, index, out.size());
+    }
+
+    /** The stored exact form of statement {@code id}, appended but not projected or in the snapshot; null if absent. */
+    private byte[] storedJson(UUID id, Map<UUID, byte[]> stored) {
+        long appendedAt = appendedAt(id);
+        return appendedAt >= 0 ? appendedJson(appendedAt, id) : stored.get(id);
     }
 
     /** Records statements the log holds from {@code logIndex} on: the overlay and the filter always agree. */
