@@ -26,9 +26,13 @@ final class TestLrs implements AutoCloseable {
     final HttpClient http = HttpClient.newHttpClient();
 
     TestLrs(Path data, String db) throws Exception {
+        this(data, db, settings(data, db));
+    }
+
+    TestLrs(Path data, String db, Settings settings) throws Exception {
         this.data = data;
         this.db = db;
-        this.cairn = Cairn.start(settings(data, db), Clock.systemUTC());
+        this.cairn = Cairn.start(settings, Clock.systemUTC());
     }
 
     static Settings settings(Path data, String db) {

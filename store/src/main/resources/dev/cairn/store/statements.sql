@@ -80,7 +80,8 @@ SELECT id, json FROM statement WHERE id IN (?)
 SELECT id FROM statement
 
 -- name: page_unfiltered
--- {dir} is DESC (newest first) or ASC; the seq bounds are exclusive.
+-- {dir} is DESC (newest first) or ASC; the seq bounds are exclusive. SQLite's driver reads a row at a time, so the
+-- reader stops at the page's byte bound itself; PostgreSQL's override uses {max_bytes}.
 SELECT s.seq, s.json FROM statement s WHERE s.voided = 0 AND s.seq > ? AND s.seq < ? ORDER BY s.seq {dir} LIMIT ?
 
 -- name: match_blocks
@@ -96,7 +97,7 @@ SELECT block, bits FROM statement_match WHERE entry = ? AND block IN (?)
 
 -- name: statements_by_seq
 -- A page's statements; '(?)' is expanded to one marker per sequence number (Database.sqlIn). The voided check
--- covers a statement voided between reading the match rows and reading it.
+-- covers a statement voided between reading the match rows and reading it. As page_unfiltered for the byte bound.
 SELECT seq, json FROM statement WHERE seq IN (?) AND voided = 0 ORDER BY seq {dir}
 
 -- name: checksum_statement
@@ -170,6 +171,10 @@ INSERT INTO attachment (sha2, content_type, content) VALUES (?, ?, ?) ON CONFLIC
 -- name: attachments_by_sha2
 -- '(?)' is expanded to one marker per hash (Database.sqlIn).
 SELECT sha2, content_type, content FROM attachment WHERE sha2 IN (?)
+
+-- name: attachment_sizes_by_sha2
+-- The bytes of each attachment, for a page's byte bound; '(?)' as in attachments_by_sha2.
+SELECT sha2, length(content) FROM attachment WHERE sha2 IN (?)
 
 -- name: list_credentials
 SELECT api_key, scopes, authority, created_ms FROM credential ORDER BY created_ms, api_key
