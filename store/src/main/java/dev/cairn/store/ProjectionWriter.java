@@ -32,8 +32,9 @@ public final class ProjectionWriter implements AutoCloseable {
 
     private final Connection c;
     private final PreparedStatement selectKeys, updateKeys, selectReferrers, setVoided, findKey, insertKey, maxKeyId,
-            allKeys, keysOfKind, referencedIds, clearMatchBit, deleteEmptyMatch, insertRef, advance, readWatermark, putDocument,
-            deleteDocument, deleteDocuments, activityDefinition, putActivityDefinition, addAgentName, putAttachment;
+            allKeys, keysOfKind, referencedIds, clearMatchBit, deleteEmptyMatch, insertRef, advance, readWatermark,
+            putDocument, deleteDocument, deleteDocuments, activityDefinition, putActivityDefinition, addAgentName,
+            putAttachment;
     /**
      * Ids of the filter keys used lately; any other is looked up in filter_key. Bounded, since keys such as
      * registrations keep arriving for as long as the LRS runs.
@@ -129,9 +130,8 @@ public final class ProjectionWriter implements AutoCloseable {
      *
      * <p>Its match rows are its own keys plus, when its object is a StatementRef to a stored statement, every key
      * that statement has (its own and those it inherits) but its authority, all under this statement's sequence
-     * number. Statements
-     * already stored that reference this one (arrived earlier) gain its keys, and so on up the chain of referrers;
-     * each step adds only keys a referrer lacks, so chains and cycles end.
+     * number. Statements already stored that reference this one (arrived earlier) gain its keys (but its authority),
+     * and so on up the chain of referrers; each step adds only keys a referrer lacks, so chains and cycles end.
      */
     public void add(ProjectedStatement s) {
         try {
