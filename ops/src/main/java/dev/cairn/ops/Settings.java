@@ -67,8 +67,8 @@ public record Settings(String host, int port, Path data, String db, Path log, St
         if (readyLagMillis < 0) {
             throw new IllegalArgumentException("ready-lag=" + readyLagMillis + " must not be negative");
         }
-        if (maxPageBytes < 1024) {
-            throw new IllegalArgumentException("max-page-bytes=" + maxPageBytes + " is below 1024 bytes");
+        if (maxPageBytes < 1024 || maxPageBytes > 1 << 30) {
+            throw new IllegalArgumentException("max-page-bytes=" + maxPageBytes + " is out of range (1024-1073741824)");
         }
         if (projectorBatch < 1) {
             throw new IllegalArgumentException("projector-batch=" + projectorBatch + " must be at least 1");

@@ -213,5 +213,12 @@ class ReadMineTest extends LrsOnEachDatabase {
         assertEquals(404, getAsMine("?statementId=" + v).statusCode());
         assertEquals(404, getAsMine("?statementId=" + t).statusCode(), "voided");
         assertEquals(200, lrs.get("/xapi/statements?statementId=" + r).statusCode());
+
+        String theirs = UUID.randomUUID().toString();
+        assertEquals(204, lrs.put(theirs, learnerStatement(theirs)).statusCode());
+        String voiding = UUID.randomUUID().toString();
+        assertEquals(204, lrs.put(voiding, ref(voiding, "http://adlnet.gov/expapi/verbs/voided", theirs)).statusCode());
+        assertEquals(200, lrs.get("/xapi/statements?voidedStatementId=" + theirs).statusCode());
+        assertEquals(404, getAsMine("?voidedStatementId=" + theirs).statusCode());
     }
 }
