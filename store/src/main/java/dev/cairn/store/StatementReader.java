@@ -179,26 +179,26 @@ public final class StatementReader {
 
         /**
          * The SQL of a page's statements with {@code {max_bytes}} set to what the page has room for: where the
-         * driver would otherwise fetch every row at once (PostgreSQL), the SQL returns no row after the first that
-         * does not fit; where rows are read one at a time (SQLite) the SQL has no such bound and reading stops here.
+         * driver would otherwise fetch every row at once (PostgreSQL), the SQL returns nothing of the rows past it;
+         * where rows are read one at a time (SQLite) the SQL has no such bound and reading stops here.
          */
         String bounded(String sql) {
             return sql.replace("{max_bytes}", Long.toString(Math.max(0, maxBytes - bytes)));
         }
 
-        /** Adds the rows {@code ps} reads until the page is full; a row that does not fit means there are more. */
+        /**
+         * Adds the rows {@code ps} reads (seq, size, json) until the page is full; a row that does not fit means there
+         * are more, and its content is not read.
+         */
         void read(PreparedStatement ps) throws SQLException {
             try (ResultSet rs = ps.executeQuery()) {
                 while (!more && rs.next()) {
-                    if (statements.size() == limit) {
+                    if (statements.size() == limit
+                            || !statements.isEmpty() && bytes + rs.getLong(2) > maxBytes) {
                         more = true;
                         break;
                     }
-                    byte[] json = rs.getBytes(2);
-                    if (!statements.isEmpty() && bytes + json.length > maxBytes) {
-                        more = true;
-                        break;
-                    }
+                    byte[] json = rs.getBytes(3);
                     if (statements.size() == seqs.length) {
                         seqs = Arrays.copyOf(seqs, seqs.length * 2);
                     }

@@ -80,9 +80,11 @@ SELECT id, json FROM statement WHERE id IN (?)
 SELECT id FROM statement
 
 -- name: page_unfiltered
--- {dir} is DESC (newest first) or ASC; the seq bounds are exclusive. SQLite's driver reads a row at a time, so the
--- reader stops at the page's byte bound itself; PostgreSQL's override uses {max_bytes}.
-SELECT s.seq, s.json FROM statement s WHERE s.voided = 0 AND s.seq > ? AND s.seq < ? ORDER BY s.seq {dir} LIMIT ?
+-- {dir} is DESC (newest first) or ASC; the seq bounds are exclusive. Each row's size comes before its content: SQLite's
+-- driver steps a row at a time and copies a column into the heap only when asked, so the reader stops at the page's
+-- byte bound without taking in the first statement that does not fit; PostgreSQL's override uses {max_bytes}.
+SELECT s.seq, length(s.json), s.json FROM statement s WHERE s.voided = 0 AND s.seq > ? AND s.seq < ?
+ORDER BY s.seq {dir} LIMIT ?
 
 -- name: match_blocks
 -- The rows of one match entry from a block on, in the query's order ({dir}, {from} is <= or >=); a page reads a
@@ -98,7 +100,7 @@ SELECT block, bits FROM statement_match WHERE entry = ? AND block IN (?)
 -- name: statements_by_seq
 -- A page's statements; '(?)' is expanded to one marker per sequence number (Database.sqlIn). The voided check
 -- covers a statement voided between reading the match rows and reading it. As page_unfiltered for the byte bound.
-SELECT seq, json FROM statement WHERE seq IN (?) AND voided = 0 ORDER BY seq {dir}
+SELECT seq, length(json), json FROM statement WHERE seq IN (?) AND voided = 0 ORDER BY seq {dir}
 
 -- name: checksum_statement
 SELECT seq, id, stored_ms, voided, voiding, json, keys FROM statement ORDER BY seq
