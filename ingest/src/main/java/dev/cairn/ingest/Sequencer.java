@@ -213,13 +213,10 @@ public final class Sequencer implements EventHandler<RingSlot> {
                 continue; // an equivalent statement is already stored: nothing to do
             }
             UUID target = VoidingAuthority.target(s);
-            byte[] voided = target == null ? null : storedJson(target, stored);
-            if (voided != null) {
-                WriteOutcome.Refused refused = VoidingAuthority.refusal(c, target, voided,
-                        c.putId() != null ? "$" : "$[" + (ids.size() - 1) + "]");
-                if (refused != null) {
-                    return refused;
-                }
+            WriteOutcome.Refused refused = target == null ? null : VoidingAuthority.refusal(c, target,
+                    storedJson(target, stored), c.putId() != null ? "$" : "$[" + (ids.size() - 1) + "]");
+            if (refused != null) {
+                return refused;
             }
             byte[] json = ExactWriter.write(p, id, storedText, c.authority(), version);
             out.add(new StoredStatement(id, now, json));

@@ -23,11 +23,11 @@ final class VoidingAuthority {
     }
 
     /**
-     * The refusal of voiding {@code targetJson} (the stored target, exact form) by command {@code c}, or null when it
-     * may. {@code where} names the voiding statement in the request.
+     * The refusal of voiding {@code target} by command {@code c}, or null when it may. {@code targetJson} is the
+     * stored target's exact form, null when it is not stored; {@code where} names the voiding statement in the request.
      */
     static WriteOutcome.Refused refusal(WriteCommand.Statements c, UUID target, byte[] targetJson, String where) {
-        if (c.voidsAny()) {
+        if (targetJson == null || c.voidsAny()) {
             return null;
         }
         String targetAuthority = FilterKey.authorityKey(
