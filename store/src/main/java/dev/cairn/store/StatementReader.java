@@ -48,20 +48,9 @@ public final class StatementReader {
     /** The stored attachments with these SHA-2 hashes; hashes with no stored content are left out. */
     public List<StoredAttachment> attachments(Collection<String> sha2s) {
         List<StoredAttachment> out = new ArrayList<>(sha2s.size());
-        if (sha2s.isEmpty()) {
-            return out;
-        }
-        String sql = db.sqlIn("attachments_by_sha2", sha2s.size());
-        try (Connection c = db.reader(); PreparedStatement ps = c.prepareStatement(sql)) {
-            int i = 1;
-            for (String sha2 : sha2s) {
-                ps.setString(i++, sha2);
-            }
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new StoredAttachment(rs.getString(1), rs.getString(2), rs.getBytes(3)));
-                }
-            }
+        try {
+            byHashes("attachments_by_sha2", sha2s,
+                    rs -> out.add(new StoredAttachment(rs.getString(1), rs.getString(2), rs.getBytes(3))));
             return out;
         } catch (SQLException e) {
             throw new StoreException("cannot read attachments: " + e.getMessage(), e);
@@ -71,23 +60,42 @@ public final class StatementReader {
     /** The size in bytes of each stored attachment of these SHA-2 hashes; hashes with no stored content are left out. */
     public Map<String, Long> attachmentSizes(Collection<String> sha2s) {
         Map<String, Long> out = new HashMap<>();
-        if (sha2s.isEmpty()) {
-            return out;
-        }
-        try (Connection c = db.reader();
-             PreparedStatement ps = c.prepareStatement(db.sqlIn("attachment_sizes_by_sha2", sha2s.size()))) {
-            int i = 1;
-            for (String sha2 : sha2s) {
-                ps.setString(i++, sha2);
-            }
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.put(rs.getString(1), rs.getLong(2));
-                }
-            }
+        try {
+            byHashes("attachment_sizes_by_sha2", sha2s, rs -> out.put(rs.getString(1), rs.getLong(2)));
             return out;
         } catch (SQLException e) {
             throw new StoreException("cannot read attachment sizes: " + e.getMessage(), e);
+        }
+    }
+
+    private interface Row {
+        void read(ResultSet rs) throws SQLException;
+    }
+
+    /**
+     * Runs the named SQL, whose {@code (?)} list takes SHA-2 hashes, for every row of {@code sha2s}: a page's
+     * statements can name more attachments than one list may hold, so they are sent in lists of at most
+     * {@link Database#MAX_IN_LIST}.
+     */
+    private void byHashes(String sql, Collection<String> sha2s, Row each) throws SQLException {
+        if (sha2s.isEmpty()) {
+            return;
+        }
+        List<String> all = new ArrayList<>(sha2s);
+        try (Connection c = db.reader()) {
+            for (int from = 0; from < all.size(); from += Database.MAX_IN_LIST) {
+                int n = Math.min(Database.MAX_IN_LIST, all.size() - from);
+                try (PreparedStatement ps = c.prepareStatement(db.sqlIn(sql, n))) {
+                    for (int i = 0; i < n; i++) {
+                        ps.setString(i + 1, all.get(from + i));
+                    }
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            each.read(rs);
+                        }
+                    }
+                }
+            }
         }
     }
 
