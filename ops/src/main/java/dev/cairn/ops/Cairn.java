@@ -126,7 +126,7 @@ public final class Cairn implements AutoCloseable {
                     documentReads.put(kind, new OnWorker(new DocumentReadHandler(kind, documents)));
                 }
                 reads = new HttpApi.Reads(new OnWorker(new StatementQueryHandler(new StatementReader(db), documents,
-                        s.defaultLimit(), s.maxLimit())), documentReads, new OnWorker(new ActivitiesHandler(documents)),
+                        s.defaultLimit(), s.maxLimit(), s.maxPageBytes())), documentReads, new OnWorker(new ActivitiesHandler(documents)),
                         new OnWorker(new AgentsHandler(documents)));
             }
 

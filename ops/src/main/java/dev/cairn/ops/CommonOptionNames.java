@@ -7,7 +7,7 @@ final class CommonOptionNames {
     static final List<String> ALL = List.of("data", "db", "log", "host", "port", "admin-credential", "ack", "max-body",
             "default-limit", "max-limit", "ring-size", "projector-batch", "ready-lag", "xapi-version",
             "cors-origins", "cors-max-age", "header-timeout", "body-timeout", "max-connections",
-            "visible-timeout");
+            "visible-timeout", "max-page-bytes");
 
     private CommonOptionNames() {
     }

@@ -43,8 +43,9 @@ public final class ProjectionWriter implements AutoCloseable {
     /** The writer's connection; null once a failure has broken it, until the next transaction opens another. */
     private Connection c;
     private PreparedStatement selectKeys, updateKeys, selectReferrers, setVoided, findKey, insertKey, maxKeyId,
-            allKeys, referencedIds, clearMatchBit, deleteEmptyMatch, insertRef, advance, readWatermark, putDocument,
-            deleteDocument, deleteDocuments, activityDefinition, putActivityDefinition, addAgentName, putAttachment;
+            allKeys, keysOfKind, referencedIds, clearMatchBit, deleteEmptyMatch, insertRef, advance, readWatermark,
+            putDocument, deleteDocument, deleteDocuments, activityDefinition, putActivityDefinition, addAgentName,
+            putAttachment;
     /**
      * Ids of the filter keys used lately; any other is looked up in filter_key. Bounded, since keys such as
      * registrations keep arriving for as long as the LRS runs.
@@ -56,6 +57,12 @@ public final class ProjectionWriter implements AutoCloseable {
     private int pendingKeys;
     /** SQLite only: checkpoints the write-ahead log off this writer's thread; null on PostgreSQL. */
     private WalCheckpointer checkpointer;
+    /**
+     * Ids of the authority keys: the statements/read/mine restriction reads them, and it holds for the statement
+     * itself, so a referrer never inherits them. Null until first needed and after a rollback (its new keys' ids
+     * are assigned again).
+     */
+    private Set<Long> authorityKeyIds;
     /** Hashes of every id a stored StatementRef points at; null until first needed. */
     private Set<Long> referencedTargets;
     /** The stored definitions of activities read or written lately (bounded, cleared on rollback). */
@@ -126,6 +133,7 @@ public final class ProjectionWriter implements AutoCloseable {
             insertKey = c.prepareStatement(db.sql("insert_key"));
             maxKeyId = c.prepareStatement(db.sql("max_key_id"));
             allKeys = c.prepareStatement(db.sql("all_filter_keys"));
+            keysOfKind = c.prepareStatement(db.sql("filter_key_ids_of_kind"));
             matches = new PendingMatches(c, db);
             clearMatchBit = c.prepareStatement(db.sql("clear_match_bit"));
             deleteEmptyMatch = c.prepareStatement(db.sql("delete_empty_match"));
@@ -199,9 +207,9 @@ public final class ProjectionWriter implements AutoCloseable {
      * Adds one statement to the open transaction, in log order.
      *
      * <p>Its match rows are its own keys plus, when its object is a StatementRef to a stored statement, every key
-     * that statement has (its own and those it inherits), all under this statement's sequence number. Statements
-     * already stored that reference this one (arrived earlier) gain its keys, and so on up the chain of referrers;
-     * each step adds only keys a referrer lacks, so chains and cycles end.
+     * that statement has (its own and those it inherits) but its authority, all under this statement's sequence
+     * number. Statements already stored that reference this one (arrived earlier) gain its keys (but its authority),
+     * and so on up the chain of referrers; each step adds only keys a referrer lacks, so chains and cycles end.
      */
     public void add(ProjectedStatement s) {
         try {
@@ -222,7 +230,7 @@ public final class ProjectionWriter implements AutoCloseable {
             UUID target = s.keys().refTarget();
             StoredKeys targetKeys = target == null ? null : storedKeys(target.toString());
             if (targetKeys != null) {
-                keys = keys.union(targetKeys.keys());
+                keys = keys.union(inheritable(targetKeys.keys()));
             }
             statements.add(mySeq, id, s.storedMillis(), voided, s.voiding(), s.json(), keys.toBytes());
             pendingRows++;
@@ -242,7 +250,9 @@ public final class ProjectionWriter implements AutoCloseable {
                     voidStatement(targetKeys);
                 }
             }
-            propagate(referrers, keys);
+            if (!referrers.isEmpty()) {
+                propagate(referrers, inheritable(keys));
+            }
             if (pendingRows >= MAX_PENDING_ROWS) {
                 flushRows();
             }
@@ -381,6 +391,24 @@ public final class ProjectionWriter implements AutoCloseable {
                 work.add(new Propagation(referrers(r.id()), missing));
             }
         }
+    }
+
+    /**
+     * What a referrer inherits of {@code keys}: every key but the authority's (Comm 2.1.3 applies the filters of a
+     * query to a StatementRef's target; which statements a credential may read is decided by each one's own authority).
+     */
+    private MatchKeys inheritable(MatchKeys keys) throws SQLException {
+        if (authorityKeyIds == null) {
+            flushKeys();
+            authorityKeyIds = new HashSet<>();
+            keysOfKind.setInt(1, FilterKey.Kind.AUTHORITY.ordinal());
+            try (ResultSet rs = keysOfKind.executeQuery()) {
+                while (rs.next()) {
+                    authorityKeyIds.add(rs.getLong(1));
+                }
+            }
+        }
+        return keys.withoutKeys(authorityKeyIds);
     }
 
     /**
@@ -556,6 +584,9 @@ public final class ProjectionWriter implements AutoCloseable {
         insertKey.setString(3, key.value());
         insertKey.addBatch();
         pendingKeys++;
+        if (key.kind() == FilterKey.Kind.AUTHORITY && authorityKeyIds != null) {
+            authorityKeyIds.add(id);
+        }
         return id;
     }
 
@@ -633,6 +664,7 @@ public final class ProjectionWriter implements AutoCloseable {
             pendingRefTargets.clear();
             inTransaction = false;
             keyIds.clear(); // it may hold keys of the transaction; the next one loads the stored keys again
+            authorityKeyIds = null;
             definitions.clear();
             seq = committed.seq();
             storedMillis = committed.storedMillis();
@@ -668,6 +700,7 @@ public final class ProjectionWriter implements AutoCloseable {
             }
             c.commit();
             keyIds.clear();
+            authorityKeyIds = null;
             referencedTargets = null;
             definitions.clear();
             committed = Watermark.EMPTY;
