@@ -172,6 +172,9 @@ class EdgeServerTest {
                 "GET /xapi/about\u0001 HTTP/1.1\r\nHost: x\r\n\r\n",
                 "GET /xapi/about HTTP/1.1\r\nHost: x\r\nX-Bad\u0000Name: 1\r\n\r\n",
                 "GET /xapi HTTP/1.1\r\nBad Header Line\r\n\r\n",
+                "GET /xapi HTTP/1.1\r\nAccept: */*\r\n\r\n", // no Host
+                "GET /xapi HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
+                "GET /xapi HTTP/1.1\r\nHost: [::1\r\n\r\n",
                 "GET /xapi HTTP/1.1\r\nX-Long: " + "a".repeat(2 * 1024 * 1024) + "\r\n\r\n"}) {
             String answer = raw(request);
             assertTrue(answer.startsWith("HTTP/1.1 400 "), answer);
