@@ -1,6 +1,7 @@
 package dev.cairn.ops;
 
 import dev.cairn.http.BodyReceiver;
+import dev.cairn.http.CredentialCheck;
 import dev.cairn.ingest.AckMode;
 import dev.cairn.ingest.CommandSubmitter;
 import dev.cairn.ingest.DocumentWriteHandler;
@@ -133,7 +134,10 @@ public final class Cairn implements AutoCloseable {
             HttpHandler root;
             if (writes != null || reads != null) {
                 credentialCreated = AdminCredential.ensure(new CredentialStore(db), s.adminCredential());
-                root = HttpApi.build(new CredentialAuthenticator(new CredentialStore(db)),
+                CredentialAuthenticator authenticator = started(new CredentialAuthenticator(new CredentialStore(db)));
+                CredentialCheck check = started(new CredentialCheck(authenticator, CredentialCheck.Limits.defaults(),
+                        System::nanoTime));
+                root = HttpApi.build(check,
                         XapiVersion.fromHeader(s.xapiVersion()).orElseThrow(), tracker::consistentThroughMillis,
                         s.maxBodyBytes(), writes, reads, operator);
             } else {

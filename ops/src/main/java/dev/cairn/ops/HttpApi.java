@@ -1,9 +1,9 @@
 package dev.cairn.ops;
 
 import dev.cairn.http.AlternateSyntaxHandler;
-import dev.cairn.http.Authenticator;
 import dev.cairn.http.BasicAuthHandler;
 import dev.cairn.http.ConsistentThroughHandler;
+import dev.cairn.http.CredentialCheck;
 import dev.cairn.http.Responses;
 import dev.cairn.http.Scope;
 import dev.cairn.http.ScopeHandler;
@@ -57,7 +57,7 @@ final class HttpApi {
      * @param writes the write side, or null in a process that only reads
      * @param reads  the read side, or null in a process that only writes
      */
-    static HttpHandler build(Authenticator auth, XapiVersion fallbackVersion, LongSupplier consistentThrough, long maxBodyBytes, Writes writeSide,
+    static HttpHandler build(CredentialCheck auth, XapiVersion fallbackVersion, LongSupplier consistentThrough, long maxBodyBytes, Writes writeSide,
                              Reads readSide, Operator operator) {
         Writes writes = writeSide != null ? writeSide : elsewhereWrites();
         Reads reads = readSide != null ? readSide : elsewhereReads();
@@ -130,11 +130,11 @@ final class HttpApi {
                 "this Cairn process does not serve " + what + "; send them to the cairn " + process + " process");
     }
 
-    private static HttpHandler guarded(Authenticator auth, XapiVersion fallbackVersion, HttpHandler route) {
+    private static HttpHandler guarded(CredentialCheck auth, XapiVersion fallbackVersion, HttpHandler route) {
         return new BasicAuthHandler(auth, new VersionHandler(fallbackVersion, route));
     }
 
-    private static HttpHandler readOnly(Authenticator auth, XapiVersion fallbackVersion, HttpHandler read) {
+    private static HttpHandler readOnly(CredentialCheck auth, XapiVersion fallbackVersion, HttpHandler read) {
         return guarded(auth, fallbackVersion, exchange -> byMethod(exchange, read, null, "GET, HEAD"));
     }
 

@@ -1,0 +1,131 @@
+package dev.cairn.http;
+
+import io.undertow.server.HttpServerExchange;
+import io.undertow.util.Headers;
+import java.net.InetAddress;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
+
+/**
+ * Decides who a request comes from without letting wrong secrets starve the server. A verification remembered by
+ * the {@link Authenticator} is used on the I/O thread (a SHA-256 and a comparison). Any other is a key derivation of
+ * ~100 ms, so it runs on a few threads of its own and the request continues afterwards on its I/O thread; the work
+ * is bounded three ways, each refused without spending CPU:
+ * <ul>
+ *   <li>attempts per client address and per key are token buckets (429 with Retry-After when one is empty); an
+ *       attempt that verifies gives its tokens back, so only failures count;</li>
+ *   <li>at most {@link Limits#queue} verifications wait for a thread (503 with Retry-After past that).</li>
+ * </ul>
+ */
+public final class CredentialCheck implements AutoCloseable {
+    /** What happens once the credentials are decided: {@code principal} is null when they are not valid. */
+    public interface Then {
+        void accept(HttpServerExchange exchange, Principal principal) throws Exception;
+    }
+
+    /**
+     * @param threads      threads that verify secrets
+     * @param queue        verifications that may wait for one of them
+     * @param burst        failed attempts a client address, and a key, may make at once
+     * @param refillMillis how often each of them regains one attempt
+     * @param identities   client addresses, and keys, remembered for their buckets (the least recent is forgotten)
+     */
+    public record Limits(int threads, int queue, int burst, long refillMillis, int identities) {
+        /** Half the cores verify; a client or key may fail 10 times at once, then once a second. */
+        public static Limits defaults() {
+            return new Limits(Math.max(1, Runtime.getRuntime().availableProcessors() / 2), 32, 10, 1_000, 10_000);
+        }
+    }
+
+    private final Authenticator authenticator;
+    private final int maxPending;
+    private final TokenBuckets<InetAddress> clients;
+    private final TokenBuckets<String> keys;
+    private final LongSupplier nanoClock;
+    private final ThreadPoolExecutor verifiers;
+    private final AtomicInteger pending = new AtomicInteger();
+
+    public CredentialCheck(Authenticator authenticator, Limits limits, LongSupplier nanoClock) {
+        this.authenticator = authenticator;
+        this.maxPending = limits.threads() + limits.queue();
+        long refill = TimeUnit.MILLISECONDS.toNanos(limits.refillMillis());
+        this.clients = new TokenBuckets<>(limits.burst(), refill, limits.identities());
+        this.keys = new TokenBuckets<>(limits.burst(), refill, limits.identities());
+        this.nanoClock = nanoClock;
+        AtomicInteger n = new AtomicInteger();
+        // Admission is counted in pending, so the queue itself never holds more than maxPending.
+        this.verifiers = new ThreadPoolExecutor(limits.threads(), limits.threads(), 0, TimeUnit.MILLISECONDS,
+                new LinkedBlockingQueue<>(), r -> {
+                    Thread t = new Thread(r, "cairn-verify-" + n.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+    }
+
+    /** Decides {@code key} and {@code secret}, then runs {@code then} on the exchange's I/O thread. */
+    void check(HttpServerExchange exchange, String key, String secret, Then then) throws Exception {
+        Principal remembered = authenticator.remembered(key, secret);
+        if (remembered != null) {
+            then.accept(exchange, remembered);
+            return;
+        }
+        InetAddress client = exchange.getSourceAddress().getAddress();
+        long now = nanoClock.getAsLong();
+        long wait = clients.take(client, now);
+        if (wait == 0) {
+            wait = keys.take(key, now);
+            if (wait > 0) {
+                clients.refund(client);
+            }
+        }
+        if (wait > 0) {
+            refuse(exchange, 429, "auth.throttled", "too many failed verifications from this address or for this key",
+                    TimeUnit.NANOSECONDS.toSeconds(wait - 1) + 1);
+            return;
+        }
+        if (pending.incrementAndGet() > maxPending) {
+            pending.decrementAndGet();
+            clients.refund(client);
+            keys.refund(key);
+            refuse(exchange, 503, "auth.busy", "too many credentials are waiting to be verified", 1);
+            return;
+        }
+        exchange.dispatch(verifiers, () -> {
+            Principal verified = null;
+            RuntimeException failure = null;
+            try {
+                verified = authenticator.verify(key, secret).orElse(null);
+            } catch (RuntimeException e) {
+                failure = e;
+            } finally {
+                pending.decrementAndGet();
+            }
+            if (verified != null || failure != null) {
+                clients.refund(client);
+                keys.refund(key);
+            }
+            Principal principal = verified;
+            RuntimeException error = failure;
+            exchange.dispatch(exchange.getIoThread(), ex -> {
+                if (error != null) {
+                    refuse(ex, 503, "auth.unavailable", "the credentials cannot be checked now: " + error.getMessage(), 1);
+                } else {
+                    then.accept(ex, principal);
+                }
+            });
+        });
+    }
+
+    private static void refuse(HttpServerExchange exchange, int status, String code, String message, long retrySeconds) {
+        exchange.getResponseHeaders().put(Headers.RETRY_AFTER, Long.toString(retrySeconds));
+        Responses.error(exchange, status, code, "header Authorization", message + "; retry in " + retrySeconds + " s");
+    }
+
+    @Override
+    public void close() {
+        verifiers.shutdownNow();
+    }
+}
