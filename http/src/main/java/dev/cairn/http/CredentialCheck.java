@@ -119,6 +119,11 @@ public final class CredentialCheck implements AutoCloseable {
         });
     }
 
+    /** Verifications running or waiting for a thread. */
+    public int pending() {
+        return pending.get();
+    }
+
     private static void refuse(HttpServerExchange exchange, int status, String code, String message, long retrySeconds) {
         exchange.getResponseHeaders().put(Headers.RETRY_AFTER, Long.toString(retrySeconds));
         Responses.error(exchange, status, code, "header Authorization", message + "; retry in " + retrySeconds + " s");

@@ -137,6 +137,8 @@ public final class Cairn implements AutoCloseable {
                 CredentialAuthenticator authenticator = started(new CredentialAuthenticator(new CredentialStore(db)));
                 CredentialCheck check = started(new CredentialCheck(authenticator, CredentialCheck.Limits.defaults(),
                         System::nanoTime));
+                Gauge.builder("cairn.auth.verifications.pending", check, CredentialCheck::pending)
+                        .description("Secret verifications running or waiting for a thread").register(metrics);
                 root = HttpApi.build(check,
                         XapiVersion.fromHeader(s.xapiVersion()).orElseThrow(), tracker::consistentThroughMillis,
                         s.maxBodyBytes(), writes, reads, operator);
