@@ -26,6 +26,11 @@ public final class BodyReceiver {
 
     /** Runs {@code then} on the thread that completes the read (an I/O thread) with the whole body. */
     public static void receive(HttpServerExchange exchange, long maxBodyBytes, Consumer<byte[]> then) {
+        receive(exchange, maxBodyBytes, BodyBudget.NONE, then);
+    }
+
+    /** As {@link #receive(HttpServerExchange, long, Consumer)}, every chunk counted against {@code budget} first. */
+    public static void receive(HttpServerExchange exchange, long maxBodyBytes, BodyBudget budget, Consumer<byte[]> then) {
         long length = exchange.getRequestContentLength();
         if (length > undertowCap(maxBodyBytes)) {
             tooLarge(exchange, "the request body is " + length + " bytes; the limit is " + maxBodyBytes);
@@ -35,7 +40,16 @@ public final class BodyReceiver {
         // client reads the 413 instead of a connection reset while it is still sending.
         ByteArrayOutputStream body = new ByteArrayOutputStream(length > 0 && length <= maxBodyBytes ? (int) length : 1024);
         boolean[] refused = {false};
+        boolean[] overBudget = {false};
         exchange.getRequestReceiver().receivePartialBytes((ex, chunk, last) -> {
+            if (overBudget[0]) {
+                return;
+            }
+            if (!refused[0] && !budget.take(ex, chunk.length)) { // the budget has answered
+                overBudget[0] = true;
+                body.reset();
+                return;
+            }
             if (!refused[0] && body.size() + (long) chunk.length > maxBodyBytes) {
                 refused[0] = true;
                 body.reset();
@@ -51,9 +65,13 @@ public final class BodyReceiver {
                     then.accept(body.toByteArray());
                 }
             }
-        }, (ex, error) -> tooLarge(ex, refused[0]
-                ? "the request body is longer than the limit of " + maxBodyBytes + " bytes"
-                : "the request body could not be read: " + error.getMessage()));
+        }, (ex, error) -> {
+            if (!overBudget[0]) {
+                tooLarge(ex, refused[0]
+                        ? "the request body is longer than the limit of " + maxBodyBytes + " bytes"
+                        : "the request body could not be read: " + error.getMessage());
+            }
+        });
     }
 
     private static void tooLarge(HttpServerExchange exchange, String message) {

@@ -2,6 +2,7 @@ package dev.cairn.ops;
 
 import dev.cairn.http.BodyReceiver;
 import dev.cairn.http.CredentialCheck;
+import dev.cairn.http.UnauthenticatedBodies;
 import dev.cairn.ingest.AckMode;
 import dev.cairn.ingest.CommandSubmitter;
 import dev.cairn.ingest.DocumentWriteHandler;
@@ -139,9 +140,12 @@ public final class Cairn implements AutoCloseable {
                         System::nanoTime));
                 Gauge.builder("cairn.auth.verifications.pending", check, CredentialCheck::pending)
                         .description("Secret verifications running or waiting for a thread").register(metrics);
+                UnauthenticatedBodies unauthenticated = new UnauthenticatedBodies(s.maxUnauthenticatedBodyBytes());
+                Gauge.builder("cairn.http.unauthenticated.body.bytes", unauthenticated, UnauthenticatedBodies::held)
+                        .description("Body bytes held for requests not yet authenticated").register(metrics);
                 root = HttpApi.build(check,
                         XapiVersion.fromHeader(s.xapiVersion()).orElseThrow(), tracker::consistentThroughMillis,
-                        s.maxBodyBytes(), writes, reads, operator);
+                        s.maxBodyBytes(), unauthenticated, writes, reads, operator);
             } else {
                 credentialCreated = null;
                 root = HttpApi.operatorOnly(operator);

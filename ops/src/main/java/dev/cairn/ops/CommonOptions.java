@@ -48,6 +48,12 @@ final class CommonOptions {
             description = "Largest request body in bytes; larger ones get 413 (env CAIRN_MAX_BODY; default: ${DEFAULT-VALUE}).")
     long maxBody;
 
+    @Option(names = "--max-unauthenticated-body",
+            description = "Most body bytes held for requests not yet authenticated, all together (Alternate Request "
+                    + "Syntax forms that carry their credentials); 503 past it (env CAIRN_MAX_UNAUTHENTICATED_BODY; "
+                    + "default: 4 x max-body).")
+    Long maxUnauthenticatedBody;
+
     @Option(names = "--default-limit", defaultValue = "100",
             description = "Statements per page when a query gives no limit (env CAIRN_DEFAULT_LIMIT; default: ${DEFAULT-VALUE}).")
     int defaultLimit;
@@ -78,6 +84,7 @@ final class CommonOptions {
         Path dataDir = data.toAbsolutePath();
         return new Settings(host, port, dataDir, db != null ? db : Cairn.defaultDb(dataDir),
                 log != null ? log.toAbsolutePath() : Cairn.defaultLog(dataDir), adminCredential, ack, maxBody,
-                defaultLimit, maxLimit, ringSize, projectorBatch, readyLag, xapiVersion);
+                defaultLimit, maxLimit, ringSize, projectorBatch, readyLag, xapiVersion,
+                maxUnauthenticatedBody != null ? maxUnauthenticatedBody : Settings.UNAUTHENTICATED_BODIES * maxBody);
     }
 }

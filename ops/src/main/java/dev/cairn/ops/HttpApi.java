@@ -1,6 +1,7 @@
 package dev.cairn.ops;
 
 import dev.cairn.http.AlternateSyntaxHandler;
+import dev.cairn.http.BodyBudget;
 import dev.cairn.http.BasicAuthHandler;
 import dev.cairn.http.ConsistentThroughHandler;
 import dev.cairn.http.CredentialCheck;
@@ -57,14 +58,14 @@ final class HttpApi {
      * @param writes the write side, or null in a process that only reads
      * @param reads  the read side, or null in a process that only writes
      */
-    static HttpHandler build(CredentialCheck auth, XapiVersion fallbackVersion, LongSupplier consistentThrough, long maxBodyBytes, Writes writeSide,
-                             Reads readSide, Operator operator) {
+    static HttpHandler build(CredentialCheck auth, XapiVersion fallbackVersion, LongSupplier consistentThrough, long maxBodyBytes,
+                             BodyBudget unauthenticated, Writes writeSide, Reads readSide, Operator operator) {
         Writes writes = writeSide != null ? writeSide : elsewhereWrites();
         Reads reads = readSide != null ? readSide : elsewhereReads();
         HttpHandler statementReads = scoped(READ_STATEMENTS, reads.statements());
         HttpHandler statementWrites = scoped(WRITE_STATEMENTS, writes.statements());
-        HttpHandler statements = new ConsistentThroughHandler(consistentThrough, new AlternateSyntaxHandler(maxBodyBytes,
-                guarded(auth, fallbackVersion, exchange -> {
+        HttpHandler statements = new ConsistentThroughHandler(consistentThrough,
+                new AlternateSyntaxHandler(maxBodyBytes, unauthenticated, auth, guarded(auth, fallbackVersion, exchange -> {
                     boolean more = exchange.getRequestPath().startsWith(StatementQueryHandler.MORE_PREFIX);
                     byMethod(exchange, statementReads, statementWrites, more ? "GET, HEAD" : "GET, HEAD, PUT, POST");
                 })));
@@ -72,9 +73,9 @@ final class HttpApi {
                 .addExactPath("/xapi/about", new AboutHandler())
                 .addExactPath("/xapi/statements", statements)
                 .addPrefixPath(StatementQueryHandler.MORE_PREFIX, statements)
-                .addExactPath("/xapi/activities", new AlternateSyntaxHandler(maxBodyBytes,
+                .addExactPath("/xapi/activities", new AlternateSyntaxHandler(maxBodyBytes, unauthenticated, auth,
                         readOnly(auth, fallbackVersion, scoped(READ_DEFINITIONS, reads.activities()))))
-                .addExactPath("/xapi/agents", new AlternateSyntaxHandler(maxBodyBytes,
+                .addExactPath("/xapi/agents", new AlternateSyntaxHandler(maxBodyBytes, unauthenticated, auth,
                         readOnly(auth, fallbackVersion, scoped(READ_DEFINITIONS, reads.agents()))));
         String[][] documentPaths = {{"/xapi/activities/state", "STATE"}, {"/xapi/activities/profile", "ACTIVITY_PROFILE"},
                 {"/xapi/agents/profile", "AGENT_PROFILE"}};
@@ -83,7 +84,7 @@ final class HttpApi {
             Scope own = kind == DocumentKey.Kind.STATE ? Scope.STATE : Scope.PROFILE;
             HttpHandler read = scoped(List.of(own, Scope.ALL_READ, Scope.ALL), reads.documents().get(kind));
             HttpHandler write = scoped(List.of(own, Scope.ALL), writes.documents().get(kind));
-            paths.addExactPath(d[0], new AlternateSyntaxHandler(maxBodyBytes,
+            paths.addExactPath(d[0], new AlternateSyntaxHandler(maxBodyBytes, unauthenticated, auth,
                     guarded(auth, fallbackVersion, exchange -> byMethod(exchange, read, write, "GET, HEAD, PUT, POST, DELETE"))));
         }
         return new HttpMetricsHandler(operator.registry(), paths);

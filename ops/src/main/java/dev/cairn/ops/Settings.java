@@ -21,17 +21,22 @@ import java.nio.file.Path;
  * @param projectorBatch   most statements the projector applies in one transaction
  * @param readyLagMillis   the projector lag past which /health/ready answers 503
  * @param xapiVersion      the version reported to a request that names none or one Cairn does not speak
+ * @param maxUnauthenticatedBodyBytes the most body bytes held for requests not yet authenticated (Alternate Request
+ *                         Syntax forms that carry their credentials), all together; 503 past it
  */
 public record Settings(String host, int port, Path data, String db, Path log, String adminCredential, String ack,
                        long maxBodyBytes, int defaultLimit, int maxLimit, int ringSize, int projectorBatch,
-                       long readyLagMillis, String xapiVersion) {
+                       long readyLagMillis, String xapiVersion, long maxUnauthenticatedBodyBytes) {
     public static final long DEFAULT_READY_LAG_MILLIS = 10_000;
 
-    /** Settings with the default readiness lag. */
+    /** How many bodies of the largest size unauthenticated requests may hold together by default. */
+    public static final int UNAUTHENTICATED_BODIES = 4;
+
+    /** Settings with the default readiness lag and budget of unauthenticated bytes. */
     public Settings(String host, int port, Path data, String db, Path log, String adminCredential, String ack,
                     long maxBodyBytes, int defaultLimit, int maxLimit, int ringSize, int projectorBatch) {
         this(host, port, data, db, log, adminCredential, ack, maxBodyBytes, defaultLimit, maxLimit, ringSize,
-                projectorBatch, DEFAULT_READY_LAG_MILLIS, XapiVersion.V2_0_0.header());
+                projectorBatch, DEFAULT_READY_LAG_MILLIS, XapiVersion.V2_0_0.header(), UNAUTHENTICATED_BODIES * maxBodyBytes);
     }
 
     /** Checks every value, with a message that names the setting and the value. */
@@ -51,6 +56,10 @@ public record Settings(String host, int port, Path data, String db, Path log, St
         }
         if (maxBodyBytes < 1024) {
             throw new IllegalArgumentException("max-body=" + maxBodyBytes + " is below 1024 bytes");
+        }
+        if (maxUnauthenticatedBodyBytes < maxBodyBytes) {
+            throw new IllegalArgumentException("max-unauthenticated-body=" + maxUnauthenticatedBodyBytes
+                    + " is below max-body=" + maxBodyBytes);
         }
         if (defaultLimit < 1 || maxLimit < defaultLimit) {
             throw new IllegalArgumentException("default-limit=" + defaultLimit + " must be at least 1 and at most max-limit="
