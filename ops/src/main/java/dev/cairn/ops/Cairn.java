@@ -23,6 +23,7 @@ import dev.cairn.store.CredentialStore;
 import dev.cairn.store.Database;
 import dev.cairn.store.DocumentReader;
 import dev.cairn.store.KnownState;
+import dev.cairn.store.OwnerOnly;
 import dev.cairn.store.StatementReader;
 import dev.cairn.store.WatermarkTracker;
 import dev.cairn.xapi.DocumentKey;
@@ -37,7 +38,6 @@ import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
 import io.undertow.server.HttpHandler;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayDeque;
@@ -74,8 +74,8 @@ public final class Cairn implements AutoCloseable {
     private Cairn(Settings s, Set<Role> roles, Clock clock) throws Exception {
         long started = System.nanoTime();
         try {
-            Files.createDirectories(s.data());
-            Files.createDirectories(s.log());
+            OwnerOnly.createDirectories(s.data());
+            OwnerOnly.createDirectories(s.log());
             if (roles.contains(Role.INGEST)) {
                 started(WriterLock.acquire(s.log()));
             }
