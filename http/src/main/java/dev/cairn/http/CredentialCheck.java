@@ -12,12 +12,14 @@ import java.util.function.LongSupplier;
 /**
  * Decides who a request comes from without letting wrong secrets starve the server. A verification remembered by
  * the {@link Authenticator} is used on the I/O thread (a SHA-256 and a comparison). Any other is a key derivation of
- * ~100 ms, so it runs on a few threads of its own and the request continues afterwards on its I/O thread; the work
- * is bounded three ways, each refused without spending CPU:
+ * ~100 ms, so it runs on a few threads of its own and the request continues afterwards on its I/O thread. The work
+ * is bounded, and a request past a bound is refused without spending CPU:
  * <ul>
- *   <li>attempts per client address and per key are token buckets (429 with Retry-After when one is empty); an
- *       attempt that verifies gives its tokens back, so only failures count;</li>
- *   <li>at most {@link Limits#queue} verifications wait for a thread (503 with Retry-After past that).</li>
+ *   <li>failed verifications per client address and per key take tokens from their buckets; while either bucket
+ *       is empty, the request gets 429 with Retry-After (only failures count, so legitimate clients starting
+ *       together are not refused);</li>
+ *   <li>at most {@link Limits#queue} verifications wait for a thread (503 with Retry-After past that), which also
+ *       bounds the failures a client can have running before its bucket shows them.</li>
  * </ul>
  */
 public final class CredentialCheck implements AutoCloseable {
@@ -29,8 +31,8 @@ public final class CredentialCheck implements AutoCloseable {
     /**
      * @param threads      threads that verify secrets
      * @param queue        verifications that may wait for one of them
-     * @param burst        failed attempts a client address, and a key, may make at once
-     * @param refillMillis how often each of them regains one attempt
+     * @param burst        failed verifications a client address, and a key, may have before it waits
+     * @param refillMillis how often each of them regains one
      * @param identities   client addresses, and keys, remembered for their buckets (the least recent is forgotten)
      */
     public record Limits(int threads, int queue, int burst, long refillMillis, int identities) {
@@ -74,13 +76,7 @@ public final class CredentialCheck implements AutoCloseable {
         }
         InetAddress client = exchange.getSourceAddress().getAddress();
         long now = nanoClock.getAsLong();
-        long wait = clients.take(client, now);
-        if (wait == 0) {
-            wait = keys.take(key, now);
-            if (wait > 0) {
-                clients.refund(client);
-            }
-        }
+        long wait = Math.max(clients.waitFor(client, now), keys.waitFor(key, now));
         if (wait > 0) {
             refuse(exchange, 429, "auth.throttled", "too many failed verifications from this address or for this key",
                     TimeUnit.NANOSECONDS.toSeconds(wait - 1) + 1);
@@ -88,8 +84,6 @@ public final class CredentialCheck implements AutoCloseable {
         }
         if (pending.incrementAndGet() > maxPending) {
             pending.decrementAndGet();
-            clients.refund(client);
-            keys.refund(key);
             refuse(exchange, 503, "auth.busy", "too many credentials are waiting to be verified", 1);
             return;
         }
@@ -103,9 +97,10 @@ public final class CredentialCheck implements AutoCloseable {
             } finally {
                 pending.decrementAndGet();
             }
-            if (verified != null || failure != null) {
-                clients.refund(client);
-                keys.refund(key);
+            if (verified == null && failure == null) {
+                long failedAt = nanoClock.getAsLong();
+                clients.take(client, failedAt);
+                keys.take(key, failedAt);
             }
             Principal principal = verified;
             RuntimeException error = failure;

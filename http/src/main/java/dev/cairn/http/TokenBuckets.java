@@ -27,20 +27,14 @@ final class TokenBuckets<K> {
         };
     }
 
-    /** Takes a token of {@code id}'s bucket: 0 when taken, else the nanoseconds until one is there. */
-    synchronized long take(K id, long now) {
-        long full = Math.max(fullAt.getOrDefault(id, now), now);
-        long after = full + refillNanos;
-        long over = after - now - burst * refillNanos;
-        if (over > 0) {
-            return over;
-        }
-        fullAt.put(id, after);
-        return 0;
+    /** The nanoseconds until {@code id}'s bucket holds a token: 0 when it holds one now. */
+    synchronized long waitFor(K id, long now) {
+        Long full = fullAt.get(id);
+        return full == null ? 0 : Math.max(0, Math.max(full, now) + refillNanos - now - burst * refillNanos);
     }
 
-    /** Gives back a token taken by {@link #take}. */
-    synchronized void refund(K id) {
-        fullAt.computeIfPresent(id, (k, full) -> full - refillNanos);
+    /** Takes a token from {@code id}'s bucket, into debt if it has none (attempts already running when it emptied). */
+    synchronized void take(K id, long now) {
+        fullAt.merge(id, now + refillNanos, (full, fresh) -> Math.max(full, now) + refillNanos);
     }
 }

@@ -11,7 +11,6 @@ import dev.cairn.xapi.Actor;
 import dev.cairn.xapi.FilterKey;
 import dev.cairn.xapi.StatementParser;
 import dev.cairn.xapi.XapiVersion;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -69,7 +68,20 @@ public final class CredentialAuthenticator implements Authenticator, AutoCloseab
         byte[] derive(String secret, byte[] salt, int iterations);
     }
 
-    private record Remembered(String key, ByteBuffer secretDigest) {
+    /**
+     * The key and the secret's digest a verification is remembered under. Equality compares the digest in constant
+     * time and the hash is the key's alone, so the time of a look-up tells nothing of the digest.
+     */
+    private record Remembered(String key, byte[] secretDigest) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Remembered r && key.equals(r.key) && MessageDigest.isEqual(secretDigest, r.secretDigest);
+        }
+
+        @Override
+        public int hashCode() {
+            return key.hashCode();
+        }
     }
 
     private static final class Verified {
@@ -222,8 +234,8 @@ public final class CredentialAuthenticator implements Authenticator, AutoCloseab
         }
     }
 
-    private static ByteBuffer digest(String secret) {
-        return ByteBuffer.wrap(SHA256.get().digest(secret.getBytes(StandardCharsets.UTF_8)));
+    private static byte[] digest(String secret) {
+        return SHA256.get().digest(secret.getBytes(StandardCharsets.UTF_8));
     }
 
     @Override
