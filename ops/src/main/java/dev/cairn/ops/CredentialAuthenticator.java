@@ -19,6 +19,7 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -102,20 +103,22 @@ public final class CredentialAuthenticator implements Authenticator, AutoCloseab
     private final KeyDerivation derivation;
     private final long recheckNanos = TimeUnit.MILLISECONDS.toNanos(RECHECK_MILLIS);
     private final Map<Remembered, Verified> verified = new LruMap<>(REMEMBERED);
-    private final ExecutorService confirmer = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "cairn-credential-recheck");
-        t.setDaemon(true);
-        return t;
-    });
+    private final Executor confirmer;
 
     public CredentialAuthenticator(CredentialStore store) {
-        this(store, System::nanoTime, CredentialAuthenticator::pbkdf2);
+        this(store, System::nanoTime, CredentialAuthenticator::pbkdf2, Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "cairn-credential-recheck");
+            t.setDaemon(true);
+            return t;
+        }));
     }
 
-    CredentialAuthenticator(CredentialStore store, LongSupplier nanoClock, KeyDerivation derivation) {
+    /** @param confirmer where verifications in use are confirmed in the background */
+    CredentialAuthenticator(CredentialStore store, LongSupplier nanoClock, KeyDerivation derivation, Executor confirmer) {
         this.store = store;
         this.nanoClock = nanoClock;
         this.derivation = derivation;
+        this.confirmer = confirmer;
     }
 
     @Override
@@ -240,6 +243,8 @@ public final class CredentialAuthenticator implements Authenticator, AutoCloseab
 
     @Override
     public void close() {
-        confirmer.shutdownNow();
+        if (confirmer instanceof ExecutorService own) {
+            own.shutdownNow();
+        }
     }
 }

@@ -86,7 +86,7 @@ class AuthenticationEdgeTest {
                 }
             }
             return CredentialAuthenticator.pbkdf2(secret, salt, iterations);
-        });
+        }, Executors.newSingleThreadExecutor());
         check = new CredentialCheck(authenticator, limits, System::nanoTime);
         server = Undertow.builder().addHttpListener(0, "127.0.0.1").setHandler(new BasicAuthHandler(check, ex -> {
             if (!(Thread.currentThread() instanceof XnioIoThread)) {
