@@ -25,11 +25,6 @@ public final class UnauthenticatedBodies implements BodyBudget {
     public boolean take(HttpServerExchange exchange, int bytes) {
         if (held.addAndGet(bytes) > budget) {
             held.addAndGet(-bytes);
-            exchange.setPersistent(false);
-            exchange.getResponseHeaders().put(Headers.RETRY_AFTER, "1");
-            Responses.error(exchange, 503, "server.unauthenticated_bodies", "body", "the server holds as many bytes of "
-                    + "unauthenticated request bodies as it may; retry shortly, or send the credentials in an "
-                    + "Authorization header so that the form is read after they are verified");
             return false;
         }
         AtomicLong mine = exchange.getAttachment(HELD);
@@ -44,6 +39,15 @@ public final class UnauthenticatedBodies implements BodyBudget {
         }
         mine.addAndGet(bytes);
         return true;
+    }
+
+    @Override
+    public void refuse(HttpServerExchange exchange) {
+        exchange.setPersistent(false);
+        exchange.getResponseHeaders().put(Headers.RETRY_AFTER, "1");
+        Responses.error(exchange, 503, "server.unauthenticated_bodies", "body", "the server holds as many bytes of "
+                + "unauthenticated request bodies as it may; retry shortly, or send the credentials in an "
+                + "Authorization header so that the form is read after they are verified");
     }
 
     /** The bytes held now (a gauge for /metrics). */

@@ -1,13 +1,18 @@
 package dev.cairn.ops;
 
 import dev.cairn.http.AlternateSyntaxHandler;
-import dev.cairn.http.BodyBudget;
 import dev.cairn.http.BasicAuthHandler;
+import dev.cairn.http.BodyBudget;
+import dev.cairn.http.BodyDeadlineHandler;
 import dev.cairn.http.ConsistentThroughHandler;
+import dev.cairn.http.CorsHandler;
+import dev.cairn.http.CorsPolicy;
 import dev.cairn.http.CredentialCheck;
+import dev.cairn.http.ErrorPolicy;
 import dev.cairn.http.Responses;
 import dev.cairn.http.Scope;
 import dev.cairn.http.ScopeHandler;
+import dev.cairn.http.TransferCodingHandler;
 import dev.cairn.http.VersionHandler;
 import dev.cairn.query.AboutHandler;
 import dev.cairn.query.StatementQueryHandler;
@@ -58,8 +63,9 @@ final class HttpApi {
      * @param writes the write side, or null in a process that only reads
      * @param reads  the read side, or null in a process that only writes
      */
-    static HttpHandler build(CredentialCheck auth, XapiVersion fallbackVersion, LongSupplier consistentThrough, long maxBodyBytes,
-                             BodyBudget unauthenticated, Writes writeSide, Reads readSide, Operator operator) {
+    static HttpHandler build(CredentialCheck auth, XapiVersion fallbackVersion, LongSupplier consistentThrough,
+                             long maxBodyBytes, BodyBudget unauthenticated, Writes writeSide, Reads readSide,
+                             Operator operator, CorsPolicy cors, long bodyTimeoutMillis) {
         Writes writes = writeSide != null ? writeSide : elsewhereWrites();
         Reads reads = readSide != null ? readSide : elsewhereReads();
         HttpHandler statementReads = scoped(READ_STATEMENTS, reads.statements());
@@ -87,7 +93,19 @@ final class HttpApi {
             paths.addExactPath(d[0], new AlternateSyntaxHandler(maxBodyBytes, unauthenticated, auth,
                     guarded(auth, fallbackVersion, exchange -> byMethod(exchange, read, write, "GET, HEAD, PUT, POST, DELETE"))));
         }
-        return new HttpMetricsHandler(operator.registry(), paths);
+        return edge(operator, fallbackVersion, cors, bodyTimeoutMillis, paths);
+    }
+
+    /**
+     * What every request meets first, whatever its path: timing, the one error policy (so every refusal is JSON
+     * and every response names an xAPI version),
+     * then CORS (before authentication, so preflights need no credential and errors carry the allow headers),
+     * then the body's framing and deadline (before anything reads a body).
+     */
+    private static HttpHandler edge(Operator operator, XapiVersion fallbackVersion, CorsPolicy cors,
+                                    long bodyTimeoutMillis, HttpHandler paths) {
+        return new HttpMetricsHandler(operator.registry(), new ErrorPolicy(fallbackVersion, new CorsHandler(cors,
+                new TransferCodingHandler(new BodyDeadlineHandler(bodyTimeoutMillis, paths)))));
     }
 
     /** The operator's endpoints: metrics and health, served by every process. */
@@ -95,8 +113,9 @@ final class HttpApi {
     }
 
     /** A handler tree with only the operator's endpoints (the projector process serves just these). */
-    static HttpHandler operatorOnly(Operator operator) {
-        return new HttpMetricsHandler(operator.registry(), operatorPaths(operator));
+    static HttpHandler operatorOnly(Operator operator, XapiVersion fallbackVersion, CorsPolicy cors,
+                                    long bodyTimeoutMillis) {
+        return edge(operator, fallbackVersion, cors, bodyTimeoutMillis, operatorPaths(operator));
     }
 
     private static PathHandler operatorPaths(Operator operator) {
