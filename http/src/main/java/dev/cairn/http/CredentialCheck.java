@@ -2,8 +2,16 @@ package dev.cairn.http;
 
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
+import io.undertow.util.SameThreadExecutor;
 import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -21,6 +29,8 @@ import java.util.function.LongSupplier;
  *   <li>at most {@link Limits#queue} verifications wait for a thread (503 with Retry-After past that), which also
  *       bounds the failures a client can have running before its bucket shows them.</li>
  * </ul>
+ * Requests that present the same key and secret while it is being verified wait for that one verification, so
+ * clients that start together with one credential cost one key derivation and are not refused.
  */
 public final class CredentialCheck implements AutoCloseable {
     /** What happens once the credentials are decided: {@code principal} is null when they are not valid. */
@@ -42,6 +52,14 @@ public final class CredentialCheck implements AutoCloseable {
         }
     }
 
+    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("SHA-256 is not available in this JVM", e);
+        }
+    });
+
     private final Authenticator authenticator;
     private final int maxPending;
     private final TokenBuckets<InetAddress> clients;
@@ -49,6 +67,23 @@ public final class CredentialCheck implements AutoCloseable {
     private final LongSupplier nanoClock;
     private final ThreadPoolExecutor verifiers;
     private final AtomicInteger pending = new AtomicInteger();
+    private final Map<Attempt, CompletableFuture<Principal>> inflight = new ConcurrentHashMap<>();
+
+    /**
+     * A key and the digest of a secret being verified. Equality compares the digest in constant time and the hash
+     * is the key's alone, so the time of a look-up tells nothing of the digest.
+     */
+    private record Attempt(String key, byte[] secretDigest) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Attempt a && key.equals(a.key) && MessageDigest.isEqual(secretDigest, a.secretDigest);
+        }
+
+        @Override
+        public int hashCode() {
+            return key.hashCode();
+        }
+    }
 
     public CredentialCheck(Authenticator authenticator, Limits limits, LongSupplier nanoClock) {
         this.authenticator = authenticator;
@@ -82,39 +117,67 @@ public final class CredentialCheck implements AutoCloseable {
                     TimeUnit.NANOSECONDS.toSeconds(wait - 1) + 1);
             return;
         }
-        if (pending.incrementAndGet() > maxPending) {
-            pending.decrementAndGet();
-            refuse(exchange, 503, "auth.busy", "too many credentials are waiting to be verified", 1);
-            return;
-        }
-        exchange.dispatch(verifiers, () -> {
-            Principal verified = null;
-            RuntimeException failure = null;
-            try {
-                verified = authenticator.verify(key, secret).orElse(null);
-            } catch (RuntimeException e) {
-                failure = e;
-            } finally {
+        Attempt attempt = new Attempt(key, digest(secret));
+        CompletableFuture<Principal> verification = new CompletableFuture<>();
+        CompletableFuture<Principal> running = inflight.putIfAbsent(attempt, verification);
+        if (running == null) {
+            if (pending.incrementAndGet() > maxPending) {
                 pending.decrementAndGet();
+                inflight.remove(attempt, verification);
+                refuse(exchange, 503, "auth.busy", "too many credentials are waiting to be verified", 1);
+                return;
             }
-            if (verified == null && failure == null) {
-                long failedAt = nanoClock.getAsLong();
-                clients.take(client, failedAt);
-                keys.take(key, failedAt);
-            }
-            Principal principal = verified;
-            RuntimeException error = failure;
-            exchange.dispatch(exchange.getIoThread(), ex -> {
-                if (error != null) {
-                    refuse(ex, 503, "auth.unavailable", "the credentials cannot be checked now: " + error.getMessage(), 1);
-                } else {
-                    then.accept(ex, principal);
-                }
-            });
-        });
+            verifyLater(attempt, secret, client, verification);
+        }
+        // The exchange waits (dispatched, on no thread) until the verification it leads or joins is decided.
+        CompletableFuture<Principal> decided = running != null ? running : verification;
+        exchange.dispatch(SameThreadExecutor.INSTANCE, () -> decided.whenComplete((principal, error) ->
+                exchange.dispatch(exchange.getIoThread(), ex -> {
+                    if (error != null) {
+                        refuse(ex, 503, "auth.unavailable", "the credentials cannot be checked now: "
+                                + error.getMessage(), 1);
+                    } else {
+                        then.accept(ex, principal);
+                    }
+                })));
     }
 
-    /** Verifications running or waiting for a thread. */
+    /** Verifies on a verification thread; requests with the same key and secret meanwhile wait for its outcome. */
+    private void verifyLater(Attempt attempt, String secret, InetAddress client, CompletableFuture<Principal> outcome) {
+        try {
+            verifiers.execute(() -> {
+                try {
+                    Principal verified = authenticator.verify(attempt.key(), secret).orElse(null);
+                    if (verified == null) {
+                        long failedAt = nanoClock.getAsLong();
+                        clients.take(client, failedAt);
+                        keys.take(attempt.key(), failedAt);
+                    }
+                    finish(attempt, outcome, verified, null);
+                } catch (RuntimeException e) {
+                    finish(attempt, outcome, null, e);
+                }
+            });
+        } catch (RejectedExecutionException e) { // closing
+            finish(attempt, outcome, null, e);
+        }
+    }
+
+    private void finish(Attempt attempt, CompletableFuture<Principal> outcome, Principal verified, RuntimeException e) {
+        pending.decrementAndGet();
+        inflight.remove(attempt, outcome);
+        if (e != null) {
+            outcome.completeExceptionally(e);
+        } else {
+            outcome.complete(verified);
+        }
+    }
+
+    private static byte[] digest(String secret) {
+        return SHA256.get().digest(secret.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Verifications running or waiting for a thread (requests waiting for one of them not counted). */
     public int pending() {
         return pending.get();
     }
