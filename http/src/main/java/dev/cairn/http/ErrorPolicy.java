@@ -11,7 +11,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The one error policy, at the head of the chain. Every response carries X-Experience-API-Version (Comm 3.3: "in
- * every response"): the fallback version here, the request's own once {@link VersionHandler} has read it.
+ * every response"), refusals made before {@link VersionHandler} runs (405, 401) included: the version the request
+ * asks for when Cairn speaks it, else the fallback.
  * Whatever ends a request with an error status and no body — an
  * exception that escapes a handler on any thread (Undertow turns it into a 500 and ends the exchange), a handler
  * or Undertow itself ending it with a bare status — answers with the JSON shape of {@link Responses#error}. The
@@ -42,17 +43,31 @@ public final class ErrorPolicy implements HttpHandler {
         return true;
     };
 
-    private final String fallbackVersion;
+    /**
+     * Ends {@code exchange} as Undertow ends one whose handler threw: for work a handler started on another thread
+     * (a body's callback, a dispatched task), where an exception would otherwise leave the request unanswered.
+     */
+    public static void fail(HttpServerExchange exchange, Throwable failure) {
+        exchange.putAttachment(DefaultResponseListener.EXCEPTION, failure);
+        if (!exchange.isResponseStarted()) {
+            exchange.setStatusCode(failure instanceof XapiException ? 400 : 500);
+        }
+        exchange.endExchange();
+    }
+
+    private final XapiVersion fallbackVersion;
     private final HttpHandler next;
 
     public ErrorPolicy(XapiVersion fallbackVersion, HttpHandler next) {
-        this.fallbackVersion = fallbackVersion.header();
+        this.fallbackVersion = fallbackVersion;
         this.next = next;
     }
 
     @Override
     public void handleRequest(HttpServerExchange exchange) throws Exception {
-        exchange.getResponseHeaders().put(Exchanges.VERSION_HEADER, fallbackVersion);
+        String asked = exchange.getRequestHeaders().getFirst(Exchanges.VERSION_HEADER);
+        exchange.getResponseHeaders().put(Exchanges.VERSION_HEADER, asked == null ? fallbackVersion.header()
+                : XapiVersion.fromHeader(asked).orElse(fallbackVersion).header());
         exchange.addDefaultResponseListener(JSON_BODY);
         next.handleRequest(exchange);
     }

@@ -38,6 +38,13 @@ class EdgeServerTest {
                 case "/boom-on-worker" -> exchange.dispatch(ex -> {
                     throw new IllegalStateException("secret internals");
                 });
+                case "/fail-on-worker" -> exchange.dispatch(() -> {
+                    try {
+                        throw new IllegalStateException("secret internals");
+                    } catch (IllegalStateException e) {
+                        ErrorPolicy.fail(exchange, e);
+                    }
+                });
                 case "/bare-412" -> {
                     exchange.setStatusCode(412);
                     exchange.endExchange();
@@ -137,7 +144,7 @@ class EdgeServerTest {
     @Test
     void anExceptionAnywhereAnswers500InTheJsonShapeWithoutItsText() throws Exception {
         start(CorsPolicy.parse("*", 7200));
-        for (String path : new String[] {"/boom", "/boom-on-worker"}) {
+        for (String path : new String[] {"/boom", "/boom-on-worker", "/fail-on-worker"}) {
             HttpResponse<String> r = send("GET", path);
             assertEquals(500, r.statusCode(), path);
             assertEquals("application/json", r.headers().firstValue("Content-Type").orElseThrow());

@@ -142,6 +142,7 @@ public final class Sequencer implements EventHandler<RingSlot> {
                     lookUp(s.putId(), ids);
                     for (ParsedStatement p : s.statements()) {
                         lookUp(p.statement().id(), ids);
+                        lookUp(VoidingAuthority.target(p.statement()), ids);
                     }
                 } else if (c instanceof WriteCommand.Document d && !d.all()) {
                     keys.add(d.key());
@@ -225,15 +226,20 @@ public final class Sequencer implements EventHandler<RingSlot> {
             Statement s = p.statement();
             UUID id = s.id() != null ? s.id() : c.putId() != null ? c.putId() : UUID.randomUUID();
             ids.add(id);
-            long appendedAt = appendedAt(id);
-            byte[] existing = appendedAt >= 0 ? appendedJson(appendedAt, id) : stored.get(id);
+            byte[] existing = storedJson(id, stored);
             if (existing != null) {
-                Statement before = StatementParser.parseOne(existing, XapiVersion.V2_0_0).statement();
+                Statement before = StatementParser.parseStored(existing).statement();
                 if (!Equivalence.equivalent(s.withId(id), before)) {
                     return new WriteOutcome.Refused(409, "statement.conflict", "statement " + id, "statement " + id
                             + " is already stored with different content; statements cannot be changed");
                 }
                 continue; // an equivalent statement is already stored: nothing to do
+            }
+            UUID target = VoidingAuthority.target(s);
+            WriteOutcome.Refused refused = target == null ? null : VoidingAuthority.refusal(c, target,
+                    storedJson(target, stored), c.putId() != null ? "$" : "$[" + (ids.size() - 1) + "]");
+            if (refused != null) {
+                return refused;
             }
             byte[] json = ExactWriter.write(p, id, storedText, c.authority(), version);
             out.add(new StoredStatement(id, now, json));
@@ -249,6 +255,12 @@ public final class Sequencer implements EventHandler<RingSlot> {
         lastStoredMillis = now;
         remember(index, newIds);
         return new WriteOutcome.Accepted(ids, index, out.size());
+    }
+
+    /** The stored exact form of statement {@code id}, appended but not projected or in the snapshot; null if absent. */
+    private byte[] storedJson(UUID id, Map<UUID, byte[]> stored) {
+        long appendedAt = appendedAt(id);
+        return appendedAt >= 0 ? appendedJson(appendedAt, id) : stored.get(id);
     }
 
     /** Records statements the log holds from {@code logIndex} on: the overlay and the filter always agree. */

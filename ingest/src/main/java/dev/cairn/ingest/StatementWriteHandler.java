@@ -92,8 +92,8 @@ public final class StatementWriteHandler implements HttpHandler {
             return;
         }
         CompletableFuture<WriteOutcome> outcome = new CompletableFuture<>();
-        WriteCommand command = new WriteCommand.Statements(statements, attachments, putId, principal.authority(), principal.defines(),
-                version, outcome);
+        WriteCommand command = new WriteCommand.Statements(statements, attachments, putId, principal.authority(),
+                principal.authorityKey(), principal.defines(), principal.voidsAnyStatement(), version, outcome);
         submitter.submit(exchange, command, ack, accepted -> respond(exchange, accepted, putId != null));
     }
 

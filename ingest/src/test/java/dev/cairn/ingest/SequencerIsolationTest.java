@@ -47,7 +47,8 @@ class SequencerIsolationTest {
                 + "\"verb\":{\"id\":\"http://example.com/v\"},\"object\":{\"id\":\"http://example.com/a\","
                 + "\"definition\":{\"description\":{\"en\":\"" + "x".repeat(padding) + "\"}}}}";
         return new WriteCommand.Statements(StatementParser.parseBatch(("[" + json + "]").getBytes(StandardCharsets.UTF_8),
-                XapiVersion.V2_0_0), List.of(), null, AUTHORITY, true, XapiVersion.V2_0_0, new CompletableFuture<>());
+                XapiVersion.V2_0_0), List.of(), null, AUTHORITY, "authority-key", true, false, XapiVersion.V2_0_0,
+                new CompletableFuture<>());
     }
 
     private static WriteCommand.Document document(String id, int size) {

@@ -112,8 +112,8 @@ public final class Cairn implements AutoCloseable {
                 started(ring);
                 Gauge.builder("cairn.ingest.ring.occupancy", ring, IngestRing::occupancy)
                         .description("Write commands waiting for the sequencer").register(metrics);
-                CommandSubmitter submitter = new CommandSubmitter(ring, tracker, AckMode.parse(s.ack()).orElseThrow(),
-                        log.maxEntryBytes());
+                CommandSubmitter submitter = started(new CommandSubmitter(ring, tracker,
+                        AckMode.parse(s.ack()).orElseThrow(), log.maxEntryBytes(), s.visibleTimeoutMillis()));
                 Map<DocumentKey.Kind, HttpHandler> documentWrites = new EnumMap<>(DocumentKey.Kind.class);
                 for (DocumentKey.Kind kind : DocumentKey.Kind.values()) {
                     documentWrites.put(kind, new DocumentWriteHandler(kind, submitter, s.maxBodyBytes()));
@@ -128,7 +128,7 @@ public final class Cairn implements AutoCloseable {
                     documentReads.put(kind, new OnWorker(new DocumentReadHandler(kind, documents)));
                 }
                 reads = new HttpApi.Reads(new OnWorker(new StatementQueryHandler(new StatementReader(db), documents,
-                        s.defaultLimit(), s.maxLimit())), documentReads, new OnWorker(new ActivitiesHandler(documents)),
+                        s.defaultLimit(), s.maxLimit(), s.maxPageBytes())), documentReads, new OnWorker(new ActivitiesHandler(documents)),
                         new OnWorker(new AgentsHandler(documents)));
             }
 

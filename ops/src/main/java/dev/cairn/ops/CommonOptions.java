@@ -77,6 +77,12 @@ final class CommonOptions {
             description = "Most statements per page; limit=0 asks for this (env CAIRN_MAX_LIMIT; default: ${DEFAULT-VALUE}).")
     int maxLimit;
 
+    @Option(names = "--max-page-bytes", defaultValue = "16777216",
+            description = "Most bytes of statements and attachments in a page of GET /statements; a page that would pass "
+                    + "it ends early with a more link, but holds at least one statement (env CAIRN_MAX_PAGE_BYTES; "
+                    + "default: ${DEFAULT-VALUE}).")
+    long maxPageBytes;
+
     @Option(names = "--ring-size", defaultValue = "4096",
             description = "Slots in the ingest ring, a power of two; a full ring answers 503 (env CAIRN_RING_SIZE; default: ${DEFAULT-VALUE}).")
     int ringSize;
@@ -121,6 +127,11 @@ final class CommonOptions {
                     + "(env CAIRN_MAX_CONNECTIONS; default: ${DEFAULT-VALUE}).")
     int maxConnections;
 
+    @Option(names = "--visible-timeout", defaultValue = "5000",
+            description = "Milliseconds an ack=visible write waits to become readable; past it, it is answered as durable "
+                    + "(its usual success, with the header X-Cairn-Ack: durable) (env CAIRN_VISIBLE_TIMEOUT; default: ${DEFAULT-VALUE}).")
+    long visibleTimeout;
+
     private boolean warned;
 
     Settings settings() {
@@ -128,7 +139,7 @@ final class CommonOptions {
         return new Settings(host, port, dataDir, db != null ? db : Cairn.defaultDb(dataDir),
                 log != null ? log.toAbsolutePath() : Cairn.defaultLog(dataDir), adminCredential(), ack, maxBody,
                 defaultLimit, maxLimit, ringSize, projectorBatch, readyLag, xapiVersion, corsOrigins, corsMaxAge,
-                headerTimeout, bodyTimeout, maxConnections,
+                headerTimeout, bodyTimeout, maxConnections, visibleTimeout, maxPageBytes,
                 maxUnauthenticatedBody != null ? maxUnauthenticatedBody : Settings.UNAUTHENTICATED_BODIES * maxBody);
     }
 

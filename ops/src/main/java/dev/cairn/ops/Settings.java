@@ -28,6 +28,9 @@ import java.nio.file.Path;
  * @param headerTimeoutMillis how long a request's headers may take to arrive, from their first byte
  * @param bodyTimeoutMillis   how long a request's body may take to arrive whole, from the end of its headers
  * @param maxConnections      most connections open at once; past it new ones wait in the listen backlog
+ * @param visibleTimeoutMillis how long an {@code ack=visible} write waits to become visible before it is answered
+ *                         as durable only
+ * @param maxPageBytes     most bytes of statements and attachments in a page of GET /statements (always one statement)
  * @param maxUnauthenticatedBodyBytes the most body bytes held for requests not yet authenticated (Alternate Request
  *                         Syntax forms that carry their credentials), all together; 503 past it
  */
@@ -35,13 +38,15 @@ public record Settings(String host, int port, Path data, String db, Path log, St
                        long maxBodyBytes, int defaultLimit, int maxLimit, int ringSize, int projectorBatch,
                        long readyLagMillis, String xapiVersion, String corsOrigins, long corsMaxAgeSeconds,
                        long headerTimeoutMillis, long bodyTimeoutMillis, int maxConnections,
-                       long maxUnauthenticatedBodyBytes) {
+                       long visibleTimeoutMillis, long maxPageBytes, long maxUnauthenticatedBodyBytes) {
     public static final long DEFAULT_READY_LAG_MILLIS = 10_000;
     public static final String DEFAULT_CORS_ORIGINS = "*";
     public static final long DEFAULT_CORS_MAX_AGE_SECONDS = 7200;
     public static final long DEFAULT_HEADER_TIMEOUT_MILLIS = 10_000;
     public static final long DEFAULT_BODY_TIMEOUT_MILLIS = 60_000;
     public static final int DEFAULT_MAX_CONNECTIONS = 1000;
+    public static final long DEFAULT_VISIBLE_TIMEOUT_MILLIS = 5_000;
+    public static final long DEFAULT_MAX_PAGE_BYTES = 16 << 20;
     /** The largest max-body: a body of it, with the fields the sequencer adds, fits in one log entry. */
     static final long MAX_MAX_BODY = EventLog.BLOCK_SIZE / 4 - (1 << 20);
 
@@ -54,7 +59,8 @@ public record Settings(String host, int port, Path data, String db, Path log, St
         this(host, port, data, db, log, adminCredential, ack, maxBodyBytes, defaultLimit, maxLimit, ringSize,
                 projectorBatch, DEFAULT_READY_LAG_MILLIS, XapiVersion.V2_0_0.header(), DEFAULT_CORS_ORIGINS,
                 DEFAULT_CORS_MAX_AGE_SECONDS, DEFAULT_HEADER_TIMEOUT_MILLIS, DEFAULT_BODY_TIMEOUT_MILLIS,
-                DEFAULT_MAX_CONNECTIONS, UNAUTHENTICATED_BODIES * maxBodyBytes);
+                DEFAULT_MAX_CONNECTIONS, DEFAULT_VISIBLE_TIMEOUT_MILLIS, DEFAULT_MAX_PAGE_BYTES,
+                UNAUTHENTICATED_BODIES * maxBodyBytes);
     }
 
     /** The CORS policy these settings name. */
@@ -99,6 +105,12 @@ public record Settings(String host, int port, Path data, String db, Path log, St
             throw new IllegalArgumentException("ready-lag=" + readyLagMillis + " must not be negative");
         }
         cors();
+        if (visibleTimeoutMillis < 1) {
+            throw new IllegalArgumentException("visible-timeout=" + visibleTimeoutMillis + " must be at least 1");
+        }
+        if (maxPageBytes < 1024 || maxPageBytes > 1 << 30) {
+            throw new IllegalArgumentException("max-page-bytes=" + maxPageBytes + " is out of range (1024-1073741824)");
+        }
         if (projectorBatch < 1) {
             throw new IllegalArgumentException("projector-batch=" + projectorBatch + " must be at least 1");
         }

@@ -102,6 +102,15 @@ class ConfigurationTest {
     }
 
     @Test
+    void thePageByteBoundDefaultsTo16MiBAndIsChecked() {
+        assertEquals(16 << 20, settings(Map.of()).maxPageBytes());
+        assertEquals(65536, settings(Map.of("CAIRN_MAX_PAGE_BYTES", "65536")).maxPageBytes());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> settings(Map.of(), "--max-page-bytes", "100").validate());
+        assertEquals("max-page-bytes=100 is out of range (1024-1073741824)", e.getMessage());
+    }
+
+    @Test
     void anUnknownFlagIsRefused() {
         assertEquals(2, Main.run(Map.of(), "serve", "--prot", "8080"));
     }
