@@ -133,9 +133,8 @@ public final class CredentialCheck implements AutoCloseable {
         CompletableFuture<Principal> decided = running != null ? running : verification;
         exchange.dispatch(SameThreadExecutor.INSTANCE, () -> decided.whenComplete((principal, error) ->
                 exchange.dispatch(exchange.getIoThread(), ex -> {
-                    if (error != null) {
-                        refuse(ex, 503, "auth.unavailable", "the credentials cannot be checked now: "
-                                + error.getMessage(), 1);
+                    if (error != null) { // the store's text (its URL, its driver) is not the client's business
+                        refuse(ex, 503, "auth.unavailable", "the credentials cannot be checked now", 1);
                     } else {
                         then.accept(ex, principal);
                     }

@@ -271,6 +271,19 @@ class AuthenticationEdgeTest {
         clients.shutdown();
     }
 
+    @Test
+    void credentialsThatCannotBeCheckedGet503AndARememberedOneStillWorks() throws Exception {
+        start(CredentialCheck.Limits.defaults());
+        assertEquals(200, get("127.0.0.1", KEY, SECRET).status());
+        db.close(); // the store cannot be read any more
+        Answer a = get("127.0.0.1", OTHER_KEY, OTHER_SECRET);
+        assertEquals(503, a.status(), a.body());
+        assertEquals("auth.unavailable", TestLrs.JSON.readTree(a.body()).get("error").asText());
+        assertTrue(a.head().contains("Retry-After: 1"), a.head());
+        assertFalse(a.body().contains("jdbc"), "the store's text stays in the server: " + a.body());
+        assertEquals(200, get("127.0.0.1", KEY, SECRET).status(), "remembered within its recheck interval");
+    }
+
     private void awaitDerivations(int n) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (derivations.size() < n && System.nanoTime() < deadline) {
