@@ -175,7 +175,8 @@ class DatabaseOutageTest {
                 TestLrs.KEY + ":" + TestLrs.SECRET, "visible", TestLrs.MAX_BODY, 100, 1000, 1024, 5000,
                 READY_LAG_MILLIS, "2.0.0", Settings.DEFAULT_CORS_ORIGINS, Settings.DEFAULT_CORS_MAX_AGE_SECONDS,
                 Settings.DEFAULT_HEADER_TIMEOUT_MILLIS, Settings.DEFAULT_BODY_TIMEOUT_MILLIS,
-                Settings.DEFAULT_MAX_CONNECTIONS, VISIBLE_TIMEOUT_MILLIS, Settings.DEFAULT_MAX_PAGE_BYTES);
+                Settings.DEFAULT_MAX_CONNECTIONS, VISIBLE_TIMEOUT_MILLIS, Settings.DEFAULT_MAX_PAGE_BYTES,
+                Settings.UNAUTHENTICATED_BODIES * TestLrs.MAX_BODY);
         Cairn cairn = Cairn.start(settings, Clock.systemUTC());
         started.add(cairn);
         int port = cairn.port();
