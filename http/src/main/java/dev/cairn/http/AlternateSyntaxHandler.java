@@ -5,7 +5,6 @@ import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
 import io.undertow.util.HttpString;
-import io.undertow.util.Methods;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -66,7 +65,8 @@ public final class AlternateSyntaxHandler implements HttpHandler {
             return;
         }
         XapiVersion answer = XapiVersion.fromHeader(headerVersion).orElse(XapiVersion.V1_0_3);
-        if (!exchange.getRequestMethod().equals(Methods.POST)) {
+        // Spelled exactly: Undertow's method names compare without case, and "post" is not POST (RFC 9110 9.1).
+        if (!exchange.getRequestMethod().toString().equals("POST")) {
             reject(exchange, answer, "parameter method", "syntax.not_post",
                     "the Alternate Request Syntax is sent as POST; method= is not allowed on " + exchange.getRequestMethod());
             return;

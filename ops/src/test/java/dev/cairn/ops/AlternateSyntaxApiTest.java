@@ -89,6 +89,16 @@ class AlternateSyntaxApiTest extends LrsOnEachDatabase {
     }
 
     @Test
+    void aLowerCasePostIsNotTheSyntaxsPost() throws Exception {
+        // Found by the fuzzer: methods are case-sensitive (RFC 9110 9.1), but Undertow's comparisons are not.
+        String form = form("Authorization", TestLrs.basic(TestLrs.KEY, TestLrs.SECRET), "X-Experience-API-Version", "1.0.3");
+        RawHttp.Response r = RawHttp.send(lrs.cairn.port(), "post /xapi/statements?method=GET HTTP/1.1\r\n"
+                + "Content-Type: application/x-www-form-urlencoded", form.getBytes(StandardCharsets.UTF_8));
+        assertEquals(400, r.status(), r.body());
+        assertTrue(r.body().contains("\"error\":\"syntax.not_post\""), r.body());
+    }
+
+    @Test
     void xapi20HasNoAlternateSyntax() throws Exception {
         String id = UUID.randomUUID().toString();
         HttpResponse<String> r = lrs.send(lrs.request("/xapi/statements?method=PUT")
