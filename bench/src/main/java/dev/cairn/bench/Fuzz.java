@@ -300,7 +300,7 @@ public final class Fuzz {
                     case DELETE -> new DocState(false, null, false, index);
                     case UNKNOWN -> new DocState(false, null, true, index);
                 });
-            } else if (a.status() < 400 && d.effect() != DocWrite.Effect.UNKNOWN) {
+            } else if (a.status() < 400) {
                 documents.put(d.address(), new DocState(false, null, true, index)); // no answer: it may or may not be written
             }
         }

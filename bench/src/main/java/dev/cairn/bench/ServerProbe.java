@@ -85,30 +85,39 @@ final class ServerProbe {
         return -1;
     }
 
-    /** Heap used and direct buffers used in bytes, from /metrics ({-1, -1} when it cannot be read). */
+    /**
+     * Heap used, direct buffers used and the heap's old generation in bytes, from /metrics (-1 for what cannot be
+     * read). The old generation leaves out young garbage, and large buffers (humongous objects in G1) land in it
+     * directly: it is the figure that shows memory a client makes the server hold.
+     */
     long[] jvmMemory() {
         long heap = 0;
         long direct = -1;
+        long old = -1;
         try {
             Answer a = get("/metrics");
             for (String line : a.text().split("\n")) {
                 if (line.startsWith("jvm_memory_used_bytes{") && line.contains("area=\"heap\"")) {
-                    heap += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                    long v = (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                    heap += v;
+                    if (line.contains("Old Gen") || line.contains("Tenured")) {
+                        old = v;
+                    }
                 } else if (line.startsWith("jvm_buffer_memory_used_bytes{") && line.contains("id=\"direct\"")) {
                     direct = (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
                 }
             }
         } catch (IOException | RuntimeException e) {
-            return new long[] {-1, -1};
+            return new long[] {-1, -1, -1};
         }
-        return new long[] {heap, direct};
+        return new long[] {heap, direct, old};
     }
 
     String memory(String label) {
         long[] jvm = jvmMemory();
         long rss = rssKib();
-        return String.format("Server memory %s: RSS %s, heap used %s, direct buffers %s", label,
-                rss < 0 ? "n/a (no --pid)" : String.format("%,d MiB", rss / 1024), mib(jvm[0]), mib(jvm[1]));
+        return String.format("Server memory %s: RSS %s, heap used %s (old generation %s), direct buffers %s", label,
+                rss < 0 ? "n/a (no --pid)" : String.format("%,d MiB", rss / 1024), mib(jvm[0]), mib(jvm[2]), mib(jvm[1]));
     }
 
     private static String mib(long bytes) {
