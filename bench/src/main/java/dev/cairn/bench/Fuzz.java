@@ -168,7 +168,11 @@ public final class Fuzz {
             pool.execute(() -> {
                 int i;
                 while ((i = next.getAndIncrement()) < n) {
-                    runCase(i);
+                    try {
+                        runCase(i);
+                    } catch (RuntimeException e) {
+                        report.fail("fuzzer error", "case " + i + ": " + e + (e.getCause() == null ? "" : " (" + e.getCause() + ")"));
+                    }
                     if ((i + 1) % 1000 == 0) {
                         log.printf("  %,d cases sent, %,d failures so far%n", i + 1, report.failures());
                     }

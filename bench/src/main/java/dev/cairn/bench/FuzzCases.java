@@ -895,8 +895,11 @@ final class FuzzCases {
     /** Makes the body exactly {@code total} bytes long (its JSON padded inside a string), generated as it is sent. */
     private void sized(Base b, long total) {
         JsonNode copy = b.json.deepCopy();
+        ObjectNode first = (ObjectNode) (copy.isArray() ? copy.get(0) : copy);
         if (!b.has(Trait.STATEMENT_JSON)) {
-            ((ObjectNode) copy).put("big", BIG);
+            first.put("big", BIG);
+        } else if (!first.path("object").has("definition")) {
+            first.putObject("result").put("response", BIG); // a voiding statement or a StatementRef
         }
         byte[] text = clean(rawJson(copy));
         int at = indexOf(text, BIG_BYTES);
@@ -1119,7 +1122,7 @@ final class FuzzCases {
 
     private void defineQueryMutations() {
         java.util.function.Predicate<Base> sq = b -> b.has(Trait.STATEMENT_QUERY);
-        add("query/limit", 6, sq, (r, b, p) -> {
+        add("query/limit", 12, sq, (r, b, p) -> {
             String[] refused = {"%2B5", "-0", "-1", "%D9%A3", "%EF%BC%95", "1.5", "1e3", "", "0x10", "five", "%205", "5%20"};
             String[] accepted = {"2147483648", "99999999999999999999", "0", "00001"};
             if (r.nextInt(3) == 0) {
@@ -1129,7 +1132,7 @@ final class FuzzCases {
             b.main.setRaw("limit", refused[r.nextInt(refused.length)]);
             return Expect.REFUSE;
         });
-        add("query/timestamp", 5, sq, (r, b, p) -> {
+        add("query/timestamp", 10, sq, (r, b, p) -> {
             String name = r.nextBoolean() ? "since" : "until";
             String[] refused = {"junk", "2020-13-45T00:00:00Z", "", "2020-01-01T25:00:00Z", "%00", "1577836800"};
             if (r.nextInt(3) == 0) {
@@ -1139,7 +1142,7 @@ final class FuzzCases {
             b.main.setRaw(name, refused[r.nextInt(refused.length)]);
             return Expect.REFUSE;
         });
-        add("query/agent", 5, sq, (r, b, p) -> {
+        add("query/agent", 10, sq, (r, b, p) -> {
             String[] bad = {"{bad json", "{}", "{\"mbox\":\"x\"}", "[]", "\"ada\"", "{\"mbox\":\"mailto:a@b.c\",\"openid\":\"http://x\"}",
                     "{\"mbox\":\"mailto:a@b.c\",\"mbox\":\"mailto:d@e.f\"}", "{\"account\":{\"name\":\"x\"}}", "null",
                     "{\"objectType\":\"Group\"}"};
@@ -1194,7 +1197,7 @@ final class FuzzCases {
             b.main.docAddressChanged = true;
             return Expect.ANY;
         });
-        add("query/more-token", 4, b -> b.main.path.contains("/more/") || b.main.resource.endsWith("more"), (r, b, p) -> {
+        add("query/more-token", 16, b -> b.main.path.contains("/more/") || b.main.resource.endsWith("more"), (r, b, p) -> {
             int which = r.nextInt(5);
             String path = b.main.path;
             b.main.path = switch (which) {
@@ -1333,7 +1336,7 @@ final class FuzzCases {
 
     private void defineMultipartMutations() {
         java.util.function.Predicate<Base> mp = b -> b.has(Trait.MULTIPART);
-        add("multipart/wrong-hash", 4, mp, (r, b, p) -> {
+        add("multipart/wrong-hash", 20, mp, (r, b, p) -> {
             byte[] body = b.main.bodyBytes();
             String s = new String(body, StandardCharsets.ISO_8859_1);
             int at = s.indexOf("X-Experience-API-Hash: ") + 23;
@@ -1341,40 +1344,40 @@ final class FuzzCases {
             b.main.body = Body.bytes((s.substring(0, at) + (c == '0' ? '1' : '0') + s.substring(at + 1)).getBytes(StandardCharsets.ISO_8859_1));
             return Expect.REFUSE;
         });
-        add("multipart/hash-missing", 2, mp, (r, b, p) -> {
+        add("multipart/hash-missing", 10, mp, (r, b, p) -> {
             String s = new String(b.main.bodyBytes(), StandardCharsets.ISO_8859_1).replaceFirst("X-Experience-API-Hash: [0-9a-f]+\r\n", "");
             b.main.body = Body.bytes(s.getBytes(StandardCharsets.ISO_8859_1));
             return Expect.REFUSE;
         });
-        add("multipart/part-missing", 3, mp, (r, b, p) -> {
+        add("multipart/part-missing", 15, mp, (r, b, p) -> {
             String s = new String(b.main.bodyBytes(), StandardCharsets.ISO_8859_1);
             int second = s.indexOf("\r\n--" + BOUNDARY + "\r\nContent-Type: text/plain");
             b.main.body = Body.bytes((s.substring(0, second) + "\r\n--" + BOUNDARY + "--\r\n").getBytes(StandardCharsets.ISO_8859_1));
             return Expect.REFUSE;
         });
-        add("multipart/unclosed", 3, mp, (r, b, p) -> {
+        add("multipart/unclosed", 15, mp, (r, b, p) -> {
             String s = new String(b.main.bodyBytes(), StandardCharsets.ISO_8859_1);
             b.main.body = Body.bytes(s.substring(0, s.lastIndexOf("--" + BOUNDARY)).getBytes(StandardCharsets.ISO_8859_1));
             return Expect.REFUSE;
         });
-        add("multipart/truncated", 3, mp, (r, b, p) -> {
+        add("multipart/truncated", 15, mp, (r, b, p) -> {
             byte[] body = b.main.bodyBytes();
             b.main.body = Body.bytes(java.util.Arrays.copyOf(body, r.nextInt(body.length - 10)));
             return Expect.REFUSE;
         });
-        add("multipart/boundary", 4, mp, (r, b, p) -> {
+        add("multipart/boundary", 20, mp, (r, b, p) -> {
             b.main.contentType = List.of("multipart/mixed", "multipart/mixed; boundary=", "multipart/mixed; boundary=other",
                     "multipart/mixed; boundary=\"" + BOUNDARY, "multipart/form-data; boundary=" + BOUNDARY,
                     "multipart/mixed; boundary=" + "b".repeat(5000)).get(r.nextInt(6));
             return Expect.REFUSE;
         });
-        add("multipart/first-part-not-json", 2, mp, (r, b, p) -> {
+        add("multipart/first-part-not-json", 10, mp, (r, b, p) -> {
             String s = new String(b.main.bodyBytes(), StandardCharsets.ISO_8859_1)
                     .replaceFirst("Content-Type: application/json", "Content-Type: text/plain");
             b.main.body = Body.bytes(s.getBytes(StandardCharsets.ISO_8859_1));
             return Expect.REFUSE;
         });
-        add("multipart/extra-part", 2, mp, (r, b, p) -> {
+        add("multipart/extra-part", 10, mp, (r, b, p) -> {
             String s = new String(b.main.bodyBytes(), StandardCharsets.ISO_8859_1);
             String extra = "\r\n--" + BOUNDARY + "\r\nContent-Type: text/plain\r\nX-Experience-API-Hash: " + "ab".repeat(32)
                     + "\r\n\r\nunreferenced";
@@ -1382,7 +1385,7 @@ final class FuzzCases {
             b.main.body = Body.bytes((s.substring(0, end) + extra + s.substring(end)).getBytes(StandardCharsets.ISO_8859_1));
             return Expect.ANY;
         });
-        add("multipart/part-headers-junk", 2, mp, (r, b, p) -> {
+        add("multipart/part-headers-junk", 10, mp, (r, b, p) -> {
             String s = new String(b.main.bodyBytes(), StandardCharsets.ISO_8859_1)
                     .replaceFirst("Content-Transfer-Encoding: binary", List.of("NoColon", "Content-Transfer-Encoding: base64",
                             "X: " + "h".repeat(20_000), "\u0000: \u0000").get(r.nextInt(4)));
@@ -1392,17 +1395,17 @@ final class FuzzCases {
     }
 
     private void defineDocumentMutations() {
-        add("document/if-match-wrong", 4, b -> b.has(Trait.PRECONDITION), (r, b, p) -> {
+        add("document/if-match-wrong", 8, b -> b.has(Trait.PRECONDITION), (r, b, p) -> {
             b.main.headers.removeIf(h -> h.startsWith("If-Match"));
             b.main.header("If-Match: \"" + "0".repeat(40) + "\"");
             return Expect.REFUSE; // 412
         });
-        add("document/if-none-match-existing", 3, b -> b.has(Trait.PRECONDITION) && !b.main.method.equals("DELETE"), (r, b, p) -> {
+        add("document/if-none-match-existing", 6, b -> b.has(Trait.PRECONDITION) && !b.main.method.equals("DELETE"), (r, b, p) -> {
             b.main.headers.removeIf(h -> h.startsWith("If-Match"));
             b.main.header("If-None-Match: *");
             return Expect.REFUSE; // 412: the document exists
         });
-        add("document/precondition-odd", 3, b -> b.has(Trait.PRECONDITION), (r, b, p) -> {
+        add("document/precondition-odd", 6, b -> b.has(Trait.PRECONDITION), (r, b, p) -> {
             b.main.headers.removeIf(h -> h.startsWith("If-Match"));
             String bare = b.etag.replace("\"", "");
             b.main.header(List.of("If-Match: " + bare, "If-Match: *", "If-Match: \"x\", " + b.etag, "If-Match: W/" + b.etag,
@@ -1410,11 +1413,11 @@ final class FuzzCases {
                     "If-None-Match: \u00ff").get(r.nextInt(8)));
             return Expect.ANY;
         });
-        add("document/put-existing-without-precondition", 2, b -> b.has(Trait.PROFILE_PUT), (r, b, p) -> {
+        add("document/put-existing-without-precondition", 4, b -> b.has(Trait.PROFILE_PUT), (r, b, p) -> {
             b.main.headers.removeIf(h -> h.startsWith("If-Match"));
             return Expect.REFUSE; // 409 (Comm 3.1; the 2.0 suite for State too)
         });
-        add("document/merge-not-json", 3, b -> b.has(Trait.DOC_MERGE), (r, b, p) -> {
+        add("document/merge-not-json", 6, b -> b.has(Trait.DOC_MERGE), (r, b, p) -> {
             if (r.nextBoolean()) {
                 b.main.contentType = "text/plain";
                 b.main.body = Body.bytes("plain text".getBytes(StandardCharsets.US_ASCII));
@@ -1423,7 +1426,7 @@ final class FuzzCases {
             }
             return b.main.resource.contains("merge") ? Expect.REFUSE : Expect.ANY; // onto a JSON document: 400
         });
-        add("document/params", 5, b -> b.has(Trait.DOC_QUERY), (r, b, p) -> {
+        add("document/params", 10, b -> b.has(Trait.DOC_QUERY), (r, b, p) -> {
             int which = r.nextInt(6);
             List<String> q = b.main.query;
             boolean read = b.main.method.equals("GET") || b.main.method.equals("HEAD");
@@ -1447,7 +1450,7 @@ final class FuzzCases {
             }
             return Expect.REFUSE;
         });
-        add("document/content-type-odd", 2, b -> b.has(Trait.DOC_BYTES), (r, b, p) -> {
+        add("document/content-type-odd", 4, b -> b.has(Trait.DOC_BYTES), (r, b, p) -> {
             b.main.contentType = List.of("application/json", "text/plain; charset=utf-8", "").get(r.nextInt(3));
             return Expect.ANY;
         });

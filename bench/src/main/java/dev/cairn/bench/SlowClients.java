@@ -125,7 +125,9 @@ public final class SlowClients {
             for (int i = 0; i < connections && System.nanoTime() < slowUntil; i++) {
                 Kind kind = Kind.values()[i % Kind.values().length];
                 try {
-                    SocketChannel ch = SocketChannel.open(new InetSocketAddress(url.getHost(), port));
+                    SocketChannel ch = SocketChannel.open();
+                    // a server that caps its connections may leave this one in the backlog: bounded, not forever
+                    ch.socket().connect(new InetSocketAddress(url.getHost(), port), 5000);
                     ch.configureBlocking(false);
                     Slow s = new Slow(kind, ch);
                     ch.write(ByteBuffer.wrap(opening(kind, url.getHost() + ":" + port, authorization)));
