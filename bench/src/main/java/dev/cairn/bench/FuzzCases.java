@@ -79,7 +79,7 @@ final class FuzzCases {
     }
 
     interface Apply {
-        /** Edits the base (or, returning a post-processing step via {@link Base}, its bytes); returns what to expect. */
+        /** Edits the base's request (or sets {@code post} to edit its built bytes); returns what to expect of it. */
         Expect apply(SplittableRandom r, Base b, Post post);
     }
 
