@@ -72,6 +72,8 @@ public final class Fuzz {
         final Map<Integer, Long> statuses = new TreeMap<>();
         final Map<String, Long> failureCounts = new TreeMap<>();
         final Map<String, String> failureExamples = new TreeMap<>();
+        /** Failures by kind and the mutation (or "setup", "none") of the request that failed. */
+        final Map<String, Long> failuresByMutation = new TreeMap<>();
         final Map<String, Integer> written = new ConcurrentHashMap<>();
         final List<String> memory = new ArrayList<>();
 
@@ -233,6 +235,9 @@ public final class Fuzz {
             String where = write(index, failure, q, sent, answers);
             report.fail(failure, "case " + index + " (" + q.resource + ", " + q.kind + "): " + describe(a)
                     + (where == null ? "" : " — " + where));
+            synchronized (report) {
+                report.failuresByMutation.merge(failure + " | " + q.kind, 1L, Long::sum);
+            }
         }
     }
 
@@ -459,6 +464,10 @@ public final class Fuzz {
         }
         report.failureCounts.forEach((k, n) -> log.printf("| %s | %,d | %s |%n", k, n,
                 report.failureExamples.get(k).replace("|", "\\|")));
+        if (!report.failuresByMutation.isEmpty()) {
+            log.printf("%n| failure | of requests mutated by | count |%n|---|---|---:|%n");
+            report.failuresByMutation.forEach((k, n) -> log.printf("| %s | %,d |%n", k, n));
+        }
         log.println();
         report.memory.forEach(log::println);
         log.printf("%n%s: %,d failures%n", report.failures() == 0 ? "PASS" : "FAIL", report.failures());
