@@ -22,11 +22,27 @@ public final class CommandSubmitter {
     private final IngestRing ring;
     private final WatermarkTracker tracker;
     private final AckMode defaultAck;
+    private final long maxEntryBytes;
 
-    public CommandSubmitter(IngestRing ring, WatermarkTracker tracker, AckMode defaultAck) {
+    /** @param maxEntryBytes the most one write may take in the log ({@link dev.cairn.log.EventLog#maxEntryBytes()}) */
+    public CommandSubmitter(IngestRing ring, WatermarkTracker tracker, AckMode defaultAck, long maxEntryBytes) {
         this.ring = ring;
         this.tracker = tracker;
         this.defaultAck = defaultAck;
+        this.maxEntryBytes = maxEntryBytes;
+    }
+
+    /**
+     * Whether a write that takes {@code entryBytes} in the log fits in one entry; if not, answers 413 with
+     * {@code advice}, so the write never reaches the sequencer.
+     */
+    boolean fitsLog(HttpServerExchange exchange, long entryBytes, String advice) {
+        if (entryBytes <= maxEntryBytes) {
+            return true;
+        }
+        Responses.error(exchange, 413, "request.too_large", "body", "the request would take " + entryBytes
+                + " bytes in the log, more than the " + maxEntryBytes + " one write may take; " + advice);
+        return false;
     }
 
     /** The acknowledgement mode of a request: the X-Cairn-Ack header, or the server's default. */
@@ -63,9 +79,9 @@ public final class CommandSubmitter {
                         ? tracker.awaitVisible(a.logIndex()).thenApply(w -> o)
                         : CompletableFuture.completedFuture(o))
                 .whenComplete((o, error) -> exchange.getIoThread().execute(() -> {
-                    if (error != null) {
+                    if (error != null) { // the sequencer logged the cause; its text is not the client's business
                         Responses.error(exchange, 500, "server.error", "server",
-                                "the write could not be completed: " + error.getMessage());
+                                "the write could not be completed; it may or may not have been stored");
                     } else if (o instanceof WriteOutcome.Refused r) {
                         Responses.error(exchange, r.status(), r.code(), r.where(), r.message());
                     } else {

@@ -4,6 +4,7 @@ import com.lmax.disruptor.EventHandler;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.log.DocumentWritten;
 import dev.cairn.log.DocumentsDeleted;
+import dev.cairn.log.EntryTooLargeException;
 import dev.cairn.log.Event;
 import dev.cairn.log.EventLog;
 import dev.cairn.log.LogAppender;
@@ -156,8 +157,7 @@ public final class Sequencer implements EventHandler<RingSlot> {
             }
             boolean appended = false;
             for (WriteCommand c : batch) {
-                WriteOutcome o = c instanceof WriteCommand.Statements s ? decide(s, snapshot.stored())
-                        : decide((WriteCommand.Document) c, snapshot.documents());
+                WriteOutcome o = decideAlone(c, snapshot);
                 outcomes.add(o);
                 appended |= o instanceof WriteOutcome.Accepted a && a.logIndex() >= 0;
             }
@@ -173,11 +173,34 @@ public final class Sequencer implements EventHandler<RingSlot> {
         } catch (RuntimeException e) {
             LOG.error("sequencer failed on a batch of {} requests", batch.size(), e);
             for (WriteCommand c : batch) {
-                c.outcome().completeExceptionally(e);
+                if (outcomes.isEmpty()) { // failed before deciding anything, so before any append
+                    c.outcome().complete(WriteOutcome.Refused.NOT_STORED);
+                } else {
+                    c.outcome().completeExceptionally(e);
+                }
             }
         } finally {
             batch.clear();
             outcomes.clear();
+        }
+    }
+
+    /**
+     * Decides one request as a unit of its own: its append is the last step that can fail, and a failed append
+     * writes nothing, so a request that fails here changed nothing and fails alone, never its batch.
+     */
+    private WriteOutcome decideAlone(WriteCommand c, KnownState.Snapshot snapshot) {
+        try {
+            return c instanceof WriteCommand.Statements s ? decide(s, snapshot.stored())
+                    : decide((WriteCommand.Document) c, snapshot.documents());
+        } catch (EntryTooLargeException e) {
+            return new WriteOutcome.Refused(413, "request.too_large", "body", "the request would take " + e.length()
+                    + " bytes in the log, more than the " + e.maxLength() + " one write may take; "
+                    + (c instanceof WriteCommand.Statements ? "send the statements in smaller batches"
+                    : "store a smaller document"));
+        } catch (RuntimeException e) {
+            LOG.error("sequencer: a {} failed and was not stored", c.getClass().getSimpleName(), e);
+            return WriteOutcome.Refused.NOT_STORED;
         }
     }
 
@@ -205,7 +228,7 @@ public final class Sequencer implements EventHandler<RingSlot> {
             long appendedAt = appendedAt(id);
             byte[] existing = appendedAt >= 0 ? appendedJson(appendedAt, id) : stored.get(id);
             if (existing != null) {
-                Statement before = StatementParser.parseOne(existing, XapiVersion.V2_0_0).statement();
+                Statement before = StatementParser.parseStored(existing).statement();
                 if (!Equivalence.equivalent(s.withId(id), before)) {
                     return new WriteOutcome.Refused(409, "statement.conflict", "statement " + id, "statement " + id
                             + " is already stored with different content; statements cannot be changed");

@@ -9,13 +9,23 @@ import net.openhft.chronicle.wire.DocumentContext;
  */
 public final class LogAppender implements AutoCloseable {
     private final ExcerptAppender appender;
+    private final long maxEntryBytes;
 
-    LogAppender(ExcerptAppender appender) {
+    LogAppender(ExcerptAppender appender, long maxEntryBytes) {
         this.appender = appender;
+        this.maxEntryBytes = maxEntryBytes;
     }
 
-    /** Appends one event and returns its index. */
+    /**
+     * Appends one event and returns its index.
+     *
+     * @throws EntryTooLargeException when the event is larger than an entry; nothing is written
+     */
     public long append(Event event) {
+        long length = EventCodec.encodedLength(event);
+        if (length > maxEntryBytes) {
+            throw new EntryTooLargeException(length, maxEntryBytes);
+        }
         try (DocumentContext dc = appender.writingDocument()) {
             try {
                 EventCodec.encode(event, dc.wire().bytes());

@@ -74,10 +74,37 @@ final class CommonOptions {
                     + "(env CAIRN_XAPI_VERSION; default: ${DEFAULT-VALUE}).")
     String xapiVersion;
 
+    @Option(names = "--cors-origins", defaultValue = Settings.DEFAULT_CORS_ORIGINS,
+            description = "Origins that browser content may call Cairn from: * for any (every request still needs a "
+                    + "credential), or a comma-separated list such as https://lms.example.com,https://*.cdn.example.com "
+                    + "(env CAIRN_CORS_ORIGINS; default: ${DEFAULT-VALUE}).")
+    String corsOrigins;
+
+    @Option(names = "--cors-max-age", defaultValue = "" + Settings.DEFAULT_CORS_MAX_AGE_SECONDS,
+            description = "Seconds a browser may cache the answer to a CORS preflight (env CAIRN_CORS_MAX_AGE; "
+                    + "default: ${DEFAULT-VALUE}).")
+    long corsMaxAge;
+
+    @Option(names = "--header-timeout", defaultValue = "10000",
+            description = "Milliseconds a request's headers may take to arrive, from their first byte; then the "
+                    + "connection is closed (env CAIRN_HEADER_TIMEOUT; default: ${DEFAULT-VALUE}).")
+    long headerTimeout;
+
+    @Option(names = "--body-timeout", defaultValue = "60000",
+            description = "Milliseconds a request's body may take to arrive whole; then the request gets 408 and the "
+                    + "connection is closed (env CAIRN_BODY_TIMEOUT; default: ${DEFAULT-VALUE}).")
+    long bodyTimeout;
+
+    @Option(names = "--max-connections", defaultValue = "1000",
+            description = "Most client connections open at once; further ones wait to be accepted "
+                    + "(env CAIRN_MAX_CONNECTIONS; default: ${DEFAULT-VALUE}).")
+    int maxConnections;
+
     Settings settings() {
         Path dataDir = data.toAbsolutePath();
         return new Settings(host, port, dataDir, db != null ? db : Cairn.defaultDb(dataDir),
                 log != null ? log.toAbsolutePath() : Cairn.defaultLog(dataDir), adminCredential, ack, maxBody,
-                defaultLimit, maxLimit, ringSize, projectorBatch, readyLag, xapiVersion);
+                defaultLimit, maxLimit, ringSize, projectorBatch, readyLag, xapiVersion, corsOrigins, corsMaxAge,
+                headerTimeout, bodyTimeout, maxConnections);
     }
 }

@@ -7,7 +7,6 @@ import dev.cairn.store.ProjectedStatement;
 import dev.cairn.xapi.FilterKeys;
 import dev.cairn.xapi.Statement;
 import dev.cairn.xapi.StatementParser;
-import dev.cairn.xapi.XapiVersion;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -39,7 +38,7 @@ record PreparedEntry(LogEntry entry, List<Prepared> statements) {
         for (StoredStatement s : event.statements()) {
             // The log holds only statements the sequencer accepted, so this parse cannot fail on valid logs;
             // 2.0.0 is the superset of what either version accepts.
-            Statement statement = StatementParser.parseOne(s.json(), XapiVersion.V2_0_0).statement();
+            Statement statement = StatementParser.parseStored(s.json()).statement();
             ProjectedStatement p = new ProjectedStatement(s.id(), s.storedMillis(), s.json(), FilterKeys.of(statement),
                     statement.isVoiding());
             // Without the define scope only the ids of activities and agents are kept (Communication 4.2).

@@ -12,8 +12,6 @@ import dev.cairn.xapi.StatementParser;
 import dev.cairn.xapi.FilterKey;
 import dev.cairn.xapi.StatementParser;
 import dev.cairn.xapi.XapiException;
-import dev.cairn.xapi.XapiVersion;
-import dev.cairn.xapi.XapiVersion;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
@@ -91,7 +89,7 @@ public final class StatementQueryHandler implements HttpHandler {
         StatementFormats formats = formats(exchange, p);
         Optional<StoredJson> found = p.statementId() != null ? reader.byId(id) : reader.voidedById(id);
         if (found.isPresent() && p.authority() != null && !p.authority().equals(FilterKey.authorityKey(
-                StatementParser.parseOne(found.get().json(), XapiVersion.V2_0_0).statement().authority()))) {
+                StatementParser.parseStored(found.get().json()).statement().authority()))) {
             found = Optional.empty(); // statements/read/mine: another credential's statement is not there for this one
         }
         if (found.isEmpty()) {
@@ -143,7 +141,7 @@ public final class StatementQueryHandler implements HttpHandler {
         }
         Set<String> hashes = new LinkedHashSet<>();
         for (byte[] s : statements) {
-            for (Attachment a : StatementParser.parseOne(s, XapiVersion.V2_0_0).statement().allAttachments()) {
+            for (Attachment a : StatementParser.parseStored(s).statement().allAttachments()) {
                 hashes.add(a.sha2().toLowerCase(Locale.ROOT)); // stored by the hash in lowercase
             }
         }
