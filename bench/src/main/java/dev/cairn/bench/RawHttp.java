@@ -62,6 +62,12 @@ final class RawHttp {
     /** Sends {@code head} then {@code body} and reads one response (1xx skipped) within {@code timeoutMillis}. */
     static Answer exchange(String host, int port, byte[] head, FuzzRequest.Body body, boolean headMethod,
                            int timeoutMillis) throws IOException {
+        return exchange(host, port, head, body, headMethod, timeoutMillis, KEPT_BODY);
+    }
+
+    /** As above, keeping up to {@code keptBody} bytes of the answer's body. */
+    static Answer exchange(String host, int port, byte[] head, FuzzRequest.Body body, boolean headMethod,
+                           int timeoutMillis, int keptBody) throws IOException {
         long start = System.nanoTime();
         long deadline = start + timeoutMillis * 1_000_000L;
         try (Socket socket = new Socket()) {
@@ -87,7 +93,7 @@ final class RawHttp {
             }
             InputStream in = new BufferedInputStream(socket.getInputStream(), 1 << 16);
             try {
-                Answer a = read(socket, in, deadline, headMethod, start);
+                Answer a = read(socket, in, deadline, headMethod, start, keptBody);
                 return a;
             } finally {
                 if (writer != null) {
@@ -97,7 +103,8 @@ final class RawHttp {
         }
     }
 
-    private static Answer read(Socket socket, InputStream in, long deadline, boolean headMethod, long start)
+    private static Answer read(Socket socket, InputStream in, long deadline, boolean headMethod, long start,
+                               int keptBody)
             throws IOException {
         List<String> headers = new ArrayList<>();
         try {
@@ -120,7 +127,7 @@ final class RawHttp {
                     continue;
                 }
                 try {
-                    Body b = body(socket, in, deadline, headMethod || code == 204 || code == 304, headers);
+                    Body b = body(socket, in, deadline, headMethod || code == 204 || code == 304, headers, keptBody);
                     return new Answer(code, b.cut ? Answer.CUT : Answer.OK, List.copyOf(headers), b.kept, b.total,
                             System.nanoTime() - start);
                 } catch (SocketTimeoutException e) {
@@ -139,7 +146,8 @@ final class RawHttp {
     private record Body(byte[] kept, long total, boolean cut) {
     }
 
-    private static Body body(Socket socket, InputStream in, long deadline, boolean none, List<String> headers)
+    private static Body body(Socket socket, InputStream in, long deadline, boolean none, List<String> headers,
+                             int keptBody)
             throws IOException {
         if (none) {
             return new Body(new byte[0], 0, false);
@@ -154,7 +162,7 @@ final class RawHttp {
                 chunked = true;
             }
         }
-        Sink sink = new Sink();
+        Sink sink = new Sink(keptBody);
         if (chunked) {
             while (true) {
                 String size = line(socket, in, deadline, false);
@@ -225,10 +233,15 @@ final class RawHttp {
 
     private static final class Sink {
         private final ByteArrayOutputStream kept = new ByteArrayOutputStream();
+        private final int keep;
         private long total;
 
+        Sink(int keep) {
+            this.keep = keep;
+        }
+
         void add(byte[] b, int n) {
-            int room = (int) Math.max(0, Math.min(n, KEPT_BODY - kept.size()));
+            int room = (int) Math.max(0, Math.min(n, keep - kept.size()));
             kept.write(b, 0, room);
             total += n;
         }

@@ -18,6 +18,8 @@ import java.util.UUID;
  */
 final class ServerProbe {
     private static final int PAGE = 500;
+    /** A page is at most the server's page byte bound (16 MiB by default) and always holds one statement of up to max-body. */
+    private static final int PROBE_BODY = 64 << 20;
     private final int port;
     private final String authorization;
     private final String pid;
@@ -31,7 +33,7 @@ final class ServerProbe {
     Answer get(String target) throws IOException {
         byte[] head = ("GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nAuthorization: " + authorization
                 + "\r\nX-Experience-API-Version: 2.0.0\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
-        return RawHttp.exchange("127.0.0.1", port, head, FuzzRequest.Body.EMPTY, false, 60_000);
+        return RawHttp.exchange("127.0.0.1", port, head, FuzzRequest.Body.EMPTY, false, 60_000, PROBE_BODY);
     }
 
     /** Every statement id a plain GET /statements returns (voided ones are not), paging through {@code more}. */
@@ -40,7 +42,7 @@ final class ServerProbe {
         String target = "/xapi/statements?format=ids&limit=" + PAGE;
         for (int page = 0; page < 1_000_000 && !target.isEmpty(); page++) {
             Answer a = get(target);
-            if (a.status() != 200 || a.body().length >= RawHttp.KEPT_BODY) {
+            if (a.status() != 200 || a.body().length >= PROBE_BODY) {
                 throw new IOException("GET " + target + " answered " + a.status() + " " + a.outcome() + ": "
                         + new String(a.body(), 0, Math.min(300, a.body().length), StandardCharsets.UTF_8));
             }
