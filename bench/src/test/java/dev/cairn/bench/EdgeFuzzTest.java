@@ -1,0 +1,98 @@
+package dev.cairn.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.cairn.ops.Main;
+import java.lang.management.ManagementFactory;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The short CI variant of the fuzzer and the slow-client check (issue 19), against a real {@code cairn serve} in a
+ * child JVM of its own: 1,500 fuzzed cases with a fixed seed, then 50 slow connections for 20 s. Every failure the
+ * fuzzer counts fails the test; the failing requests are in target/edge-fuzz to replay.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class EdgeFuzzTest {
+    private static final String CREDENTIAL = "ci:ci-secret-2718";
+
+    @TempDir
+    static Path dir;
+    private Process server;
+    private int port;
+
+    @BeforeAll
+    void startServer() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        List<String> cmd = new ArrayList<>();
+        cmd.add(ProcessHandle.current().info().command().orElse("java"));
+        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (a.startsWith("--add-") || a.startsWith("-Dchronicle")) {
+                cmd.add(a);
+            }
+        }
+        cmd.addAll(List.of("-Xmx512m", "-cp", System.getProperty("java.class.path"), Main.class.getName(), "serve",
+                "--port", String.valueOf(port), "--data", dir.resolve("data").toString()));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("server.log").toFile());
+        pb.environment().put("CAIRN_ADMIN_CREDENTIAL", CREDENTIAL);
+        // read timeouts short enough for the slow clients to see them within this test (issue 16 item 6)
+        pb.environment().put("CAIRN_HEADER_TIMEOUT", "3000");
+        pb.environment().put("CAIRN_BODY_TIMEOUT", "5000");
+        server = pb.start();
+        ServerProbe probe = new ServerProbe(port, CREDENTIAL, "");
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (!probe.alive()) {
+            if (!server.isAlive() || System.nanoTime() > deadline) {
+                throw new IllegalStateException("cairn serve did not start:\n" + Files.readString(dir.resolve("server.log")));
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    @AfterAll
+    void stopServer() throws InterruptedException {
+        if (server != null) {
+            server.destroyForcibly().waitFor();
+        }
+    }
+
+    private String[] args(String... more) {
+        List<String> a = new ArrayList<>(List.of("--url", "http://127.0.0.1:" + port + "/xapi", "--credential", CREDENTIAL,
+                "--pid", String.valueOf(server.pid())));
+        a.addAll(List.of(more));
+        return a.toArray(String[]::new);
+    }
+
+    @Test
+    void mutatedRequestsGetWellFormedRefusalsAndChangeOnlyWhatTheirAcceptedWritesStored() throws Exception {
+        Path out = Path.of("target", "edge-fuzz");
+        if (Files.exists(out)) {
+            try (var old = Files.walk(out)) {
+                old.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+        Fuzz.Report r = Fuzz.run(args("--requests", "1500", "--seed", "20261201", "--timeout", "5000", "--concurrency", "8",
+                "--out", out.toString()), System.out);
+        assertEquals(Map.of(), r.failureCounts, () -> "fuzzer failures (requests to replay in " + out.toAbsolutePath()
+                + "):\n" + String.join("\n", r.failureExamples.entrySet().stream().map(e -> e.getKey() + ": " + e.getValue()).toList()));
+    }
+
+    @Test
+    void slowConnectionsAreClosedAtTheirDeadlineAndNeitherStarveANormalClientNorHoldMemory() throws Exception {
+        SlowClients.Report r = SlowClients.run(args("--connections", "50", "--seconds", "20", "--interval", "1000",
+                "--expect-closed-within", "8", "--max-old-gen-growth-mb", "100", "--max-p99-ms", "1000"), System.out);
+        assertEquals(List.of(), r.failures);
+    }
+}
