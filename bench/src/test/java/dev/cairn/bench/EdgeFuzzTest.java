@@ -83,7 +83,8 @@ class EdgeFuzzTest {
                 old.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
-        Fuzz.Report r = Fuzz.run(args("--requests", "1500", "--seed", "20261201", "--timeout", "5000", "--concurrency", "8",
+        // longer than the server's body timeout (5 s), so a body that never ends is seen answered 408
+        Fuzz.Report r = Fuzz.run(args("--requests", "1500", "--seed", "20261201", "--timeout", "9000", "--concurrency", "8",
                 "--out", out.toString()), System.out);
         assertEquals(Map.of(), r.failureCounts, () -> "fuzzer failures (requests to replay in " + out.toAbsolutePath()
                 + "):\n" + String.join("\n", r.failureExamples.entrySet().stream().map(e -> e.getKey() + ": " + e.getValue()).toList()));
