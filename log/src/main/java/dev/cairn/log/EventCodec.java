@@ -4,9 +4,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.zip.CRC32C;
 import dev.cairn.xapi.DocumentKey;
+import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.bytes.BytesIn;
 import net.openhft.chronicle.bytes.BytesOut;
+import net.openhft.chronicle.bytes.RandomDataInput;
 
 /**
  * The binary form of an event, one Chronicle document each, written into and read from the document's bytes in
@@ -43,22 +46,82 @@ import net.openhft.chronicle.bytes.BytesOut;
  *
  * The format byte lets every later release read a log written today: a reader rejects a format it does not
  * know with a message naming the index, instead of misreading it.
+ *
+ * <p>Format 2 (written since format 1's layout could not tell a whole entry from one torn by a crash or a full
+ * disk) is format 1 with a CRC32C after the format byte, of every byte of the entry after the checksum:
+ * <pre>
+ *  +--------+----------------+--------+-------------------------------------
+ *  | 2      | crc32c (int32) | type   | as format 1 after its type byte
+ *  +--------+----------------+--------+-------------------------------------
+ * </pre>
+ * Type 0 (format 2 only) is a void entry: a torn entry that the next writer neutralised ({@link TornTail}); it
+ * keeps its place, and so Chronicle's index and sequence numbers, and readers skip it. Format 1 entries read as
+ * before, checked only by their structure.
  */
 public final class EventCodec {
     public static final byte FORMAT_1 = 1;
+    public static final byte FORMAT_2 = 2;
+    static final byte TYPE_VOID = 0;
     static final byte TYPE_STATEMENTS_STORED = 1;
     static final byte TYPE_DOCUMENT_WRITTEN = 2;
     static final byte TYPE_DOCUMENTS_DELETED = 3;
     static final byte TYPE_STATEMENTS_WITH_ATTACHMENTS = 4;
     static final byte FLAG_NO_DEFINE = 0x40;
     private static final int HEADER = 6;
+    /** Where format 2's checksum is, and where the bytes it covers start. */
+    private static final int CRC_AT = 1;
+    private static final int CHECKED_FROM = 5;
+    private static final ThreadLocal<Checksum> CHECKSUM = ThreadLocal.withInitial(Checksum::new);
 
     private EventCodec() {
     }
 
-    /** Writes {@code event} at the write position of {@code out} (the bytes of a log entry being written). */
-    public static void encode(Event event, BytesOut<?> out) {
-        out.writeByte(FORMAT_1);
+    /**
+     * Writes {@code event} in format 2 at the write position of {@code out} (the bytes of a log entry being written),
+     * then its checksum over what was written.
+     */
+    public static void encode(Event event, Bytes<?> out) {
+        long start = out.writePosition();
+        out.writeByte(FORMAT_2).writeInt(0);
+        encodeBody(event, out);
+        out.writeInt(start + CRC_AT, CHECKSUM.get().of(out, start + CHECKED_FROM, out.writePosition()));
+    }
+
+    /** Writes a void entry of {@code length} bytes (at least {@link #VOID_MIN}) into {@code out} at its start. */
+    static void encodeVoid(Bytes<?> out, int length) {
+        long start = out.writePosition();
+        out.writeByte(FORMAT_2).writeInt(0).writeByte(TYPE_VOID);
+        out.writeSkip(length - VOID_MIN);
+        out.writeInt(start + CRC_AT, CHECKSUM.get().of(out, start + CHECKED_FROM, out.writePosition()));
+    }
+
+    /** At least the number of bytes {@link #encode} writes for {@code event} (strings counted at 3 bytes a char). */
+    static long maxSize(Event event) {
+        long n = HEADER + 4 + 8;
+        if (event instanceof StatementsStored stored) {
+            for (StoredStatement s : stored.statements()) {
+                n += 28 + s.json().length;
+            }
+            for (AttachmentContent a : stored.attachments()) {
+                n += 12 + 3L * (a.sha2().length() + a.contentType().length()) + a.content().length;
+            }
+        } else if (event instanceof DocumentWritten w) {
+            n += keySize(w.key()) + 12 + 3L * (w.contentType().length() + w.etag().length()) + w.content().length;
+        } else if (event instanceof DocumentsDeleted d) {
+            n += keySize(d.key());
+        }
+        return n;
+    }
+
+    private static long keySize(DocumentKey k) {
+        return 17 + 3L * (k.activityId().length() + k.agent().length() + k.registration().length() + k.id().length());
+    }
+
+    /** The shortest entry a void entry can replace. */
+    static final int VOID_MIN = 6;
+
+    /** The bytes of a body in format 1's layout after its format byte. */
+    private static void encodeBody(Event event, BytesOut<?> out) {
         if (event instanceof StatementsStored stored) {
             encodeStatements(stored, out);
         } else if (event instanceof DocumentWritten written) {
@@ -68,11 +131,12 @@ public final class EventCodec {
             out.writeInt(written.content().length).write(written.content());
             putString(out, written.etag());
             out.writeLong(written.updatedMillis());
-        } else {
-            DocumentsDeleted deleted = (DocumentsDeleted) event;
+        } else if (event instanceof DocumentsDeleted deleted) {
             out.writeByte(TYPE_DOCUMENTS_DELETED);
             putKey(out, deleted.key());
             out.writeByte((byte) (deleted.all() ? 1 : 0)).writeLong(deleted.updatedMillis());
+        } else {
+            throw new IllegalArgumentException("a void entry is written only by the torn-tail repair");
         }
     }
 
@@ -112,7 +176,11 @@ public final class EventCodec {
     }
 
     private static byte[] getBytes(BytesIn<?> in) {
-        byte[] b = new byte[in.readInt()];
+        int length = in.readInt();
+        if (length < 0 || length > in.readRemaining()) {
+            throw new IllegalStateException("a length of " + length + " with " + in.readRemaining() + " bytes left");
+        }
+        byte[] b = new byte[length];
         in.read(b);
         return b;
     }
@@ -122,18 +190,48 @@ public final class EventCodec {
         return new DocumentKey(kind, getString(in), getString(in), getString(in), getString(in));
     }
 
-    /** Decodes the event at the read position of {@code in}; {@code index} only names the entry in an error message. */
+    /**
+     * Decodes the event at the read position of {@code in}, which ends at its read limit.
+     * {@code index} only names the entry in an error message.
+     *
+     * @throws BadLogEntryException when the entry was not written whole (its checksum or structure is wrong) or is of
+     *                              a format this release cannot read
+     */
     public static Event decode(BytesIn<?> in, long index) {
         if (in.readRemaining() < HEADER) {
-            throw new IllegalStateException("log entry at index " + Long.toHexString(index) + " is "
-                    + in.readRemaining() + " bytes, shorter than the event header");
+            throw new BadLogEntryException(index, "is " + in.readRemaining() + " bytes, shorter than the event header");
         }
         byte format = in.readByte();
-        if (format != FORMAT_1) {
-            throw new IllegalStateException("log entry at index " + Long.toHexString(index) + " has format " + format
-                    + ", which this release of Cairn cannot read (it reads format " + FORMAT_1 + ")");
+        if (format == FORMAT_2) {
+            long from = in.readPosition() + CHECKED_FROM - 1;
+            int expected = in.readInt();
+            int actual = CHECKSUM.get().of(in, from, in.readLimit());
+            if (actual != expected) {
+                throw new BadLogEntryException(index, "fails its checksum (it was not written whole)");
+            }
+        } else if (format != FORMAT_1) {
+            throw new BadLogEntryException(index, "has format " + format + ", which this release of Cairn cannot read"
+                    + " (it reads formats " + FORMAT_1 + " and " + FORMAT_2 + ")");
         }
+        try {
+            Event e = decodeBody(in, index, format);
+            if (in.readRemaining() != 0) {
+                throw new BadLogEntryException(index, "has " + in.readRemaining() + " bytes after its event");
+            }
+            return e;
+        } catch (BadLogEntryException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new BadLogEntryException(index, "cannot be decoded: " + e);
+        }
+    }
+
+    private static Event decodeBody(BytesIn<?> in, long index, byte format) {
         byte type = in.readByte();
+        if (type == TYPE_VOID && format == FORMAT_2) {
+            in.readSkip(in.readRemaining());
+            return EntryVoided.INSTANCE;
+        }
         if (type == TYPE_DOCUMENT_WRITTEN) {
             DocumentKey key = getKey(in);
             String contentType = getString(in);
@@ -146,9 +244,12 @@ public final class EventCodec {
         boolean defines = (type & FLAG_NO_DEFINE) == 0;
         type &= ~FLAG_NO_DEFINE;
         if (type != TYPE_STATEMENTS_STORED && type != TYPE_STATEMENTS_WITH_ATTACHMENTS) {
-            throw new IllegalStateException("log entry at index " + Long.toHexString(index) + " has unknown type " + type);
+            throw new BadLogEntryException(index, "has unknown type " + type);
         }
         int count = in.readInt();
+        if (count < 0 || count > in.readRemaining()) {
+            throw new BadLogEntryException(index, "claims " + count + " statements");
+        }
         List<StoredStatement> statements = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             UUID id = new UUID(in.readLong(), in.readLong());
@@ -166,5 +267,22 @@ public final class EventCodec {
             attachments.add(new AttachmentContent(sha2, contentType, getBytes(in)));
         }
         return new StatementsStored(statements, attachments, defines);
+    }
+
+    /** A CRC32C and the buffer it reads Chronicle's memory through, one per thread. */
+    private static final class Checksum {
+        private final CRC32C crc = new CRC32C();
+        private final byte[] buffer = new byte[8192];
+
+        int of(RandomDataInput bytes, long from, long to) {
+            crc.reset();
+            for (long at = from; at < to; ) {
+                int n = (int) Math.min(buffer.length, to - at);
+                bytes.read(at, buffer, 0, n);
+                crc.update(buffer, 0, n);
+                at += n;
+            }
+            return (int) crc.getValue();
+        }
     }
 }

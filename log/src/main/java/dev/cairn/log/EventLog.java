@@ -1,6 +1,7 @@
 package dev.cairn.log;
 
 import java.nio.file.Path;
+import java.util.List;
 import net.openhft.chronicle.bytes.SyncMode;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
@@ -16,32 +17,85 @@ public final class EventLog implements AutoCloseable {
         System.setProperty("chronicle.announcer.disable", "true");
     }
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(EventLog.class);
+
     private final Path dir;
     private final SingleChronicleQueue queue;
+    private final SyncedPosition synced;
 
-    private EventLog(Path dir, SingleChronicleQueue queue) {
+    private EventLog(Path dir, SingleChronicleQueue queue, SyncedPosition synced) {
         this.dir = dir;
         this.queue = queue;
+        this.synced = synced;
     }
 
     /** Opens (creating if needed) the log in {@code dir}, with msync on every {@link LogAppender#sync()}. */
     public static EventLog open(Path dir) {
         SingleChronicleQueue queue = SingleChronicleQueueBuilder.binary(dir).syncMode(SyncMode.SYNC).build();
-        return new EventLog(dir, queue);
+        try {
+            return new EventLog(dir, queue, SyncedPosition.open(dir));
+        } catch (RuntimeException e) {
+            queue.close();
+            throw e;
+        }
     }
 
     public Path dir() {
         return dir;
     }
 
-    /** A new appender for the calling thread. One sequencer appends to a log at a time. */
+    /**
+     * A new appender for the calling thread, after voiding the torn tail a crash may have left
+     * ({@link #repairTornTail()}). One sequencer appends to a log at a time (the caller holds {@link WriterLock}).
+     */
     public LogAppender appender() {
-        return new LogAppender(queue.createAppender());
+        return appender(true);
+    }
+
+    LogAppender appender(boolean preallocate) {
+        repairTornTail();
+        return new LogAppender(queue, synced, preallocate);
+    }
+
+    /**
+     * Voids the torn tail (the entries after the last synced position from the first that fails its check on), syncs
+     * what follows the synced position and records the log's end as synced. Only the log's writer may call this.
+     *
+     * @return a line per entry voided, naming its index and what was wrong with it
+     */
+    public List<String> repairTornTail() {
+        long record = synced.get();
+        TornTail.Tail tail = TornTail.find(queue, record);
+        TornTail.repair(tail);
+        synced.set(lastIndex());
+        List<String> voided = tail.torn().stream()
+                .map(t -> "voided the torn log entry at index " + Long.toHexString(t.index()) + ": " + t.problem()).toList();
+        voided.forEach(LOG::warn);
+        return voided;
+    }
+
+    /** The entries after the last synced position that fail their check, without changing anything. */
+    public List<String> tornTail() {
+        return TornTail.find(queue, synced.get()).torn().stream()
+                .map(t -> "log entry at index " + Long.toHexString(t.index()) + ": " + t.problem()).toList();
+    }
+
+    /** The index of the last entry known to be synced; {@link Long#MAX_VALUE} when the log has no record of it. */
+    public long syncedIndex() {
+        return synced.get();
     }
 
     /** A new tailer for the calling thread that returns the entries after {@code afterIndex}, or all if it is -1. */
     public LogTailer tailer(long afterIndex) {
-        return new LogTailer(queue.createTailer(), afterIndex);
+        return new LogTailer(queue.createTailer(), afterIndex, () -> Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #tailer}, but it stops before an entry that is not synced yet: a projector that applies only these
+     * never holds an entry that a crash could still take out of the log.
+     */
+    public LogTailer syncedTailer(long afterIndex) {
+        return new LogTailer(queue.createTailer(), afterIndex, synced::get);
     }
 
     /** The index of the last entry, or -1 when the log is empty. */
