@@ -66,6 +66,9 @@ public final class EventLog implements AutoCloseable {
     public List<String> repairTornTail() {
         long record = synced.get();
         TornTail.Tail tail = TornTail.find(queue, record);
+        if (tail.endUnreadable()) {
+            throw new IllegalStateException(unreadableEnd(tail));
+        }
         TornTail.repair(tail);
         synced.set(lastIndex());
         List<String> voided = tail.torn().stream()
@@ -74,10 +77,52 @@ public final class EventLog implements AutoCloseable {
         return voided;
     }
 
+    private String unreadableEnd(TornTail.Tail tail) {
+        return "the log in " + dir + " cannot be read past index " + Long.toHexString(tail.lastReadable())
+                + ", though Chronicle's write position lies past it: the bytes of entries that were never synced are"
+                + " gone (a crash or a file cut short), and an append would land where no reader reaches; "
+                + "stop every Cairn process on this log and run 'cairn log check --truncate-torn-tail'";
+    }
+
     /** The entries after the last synced position that fail their check, without changing anything. */
     public List<String> tornTail() {
         return TornTail.find(queue, synced.get()).torn().stream()
                 .map(t -> "log entry at index " + Long.toHexString(t.index()) + ": " + t.problem()).toList();
+    }
+
+    /** Reads every entry from the start and reports the bad ones, without changing anything. */
+    public LogCheck check() {
+        long record = synced.get();
+        TornTail.Tail tail = TornTail.find(queue, record);
+        java.util.Set<Long> torn = new java.util.HashSet<>();
+        tail.torn().forEach(t -> torn.add(t.index()));
+        List<String> damaged = new java.util.ArrayList<>();
+        long entries = 0;
+        long voided = 0;
+        try (net.openhft.chronicle.queue.ExcerptTailer tailer = queue.createTailer()) {
+            tailer.toStart();
+            while (true) {
+                try (net.openhft.chronicle.wire.DocumentContext dc = tailer.readingDocument()) {
+                    if (!dc.isPresent()) {
+                        break;
+                    }
+                    entries++;
+                    long index = dc.index();
+                    String problem = TornTail.problem(dc.wire().bytes(), index);
+                    if (problem != null && !torn.contains(index)) {
+                        damaged.add(problem);
+                    } else if (problem == null && TornTail.isVoid(dc.wire().bytes())) {
+                        voided++;
+                    }
+                }
+            }
+        }
+        List<String> tornTail = new java.util.ArrayList<>(tail.torn().stream()
+                .map(t -> "log entry at index " + Long.toHexString(t.index()) + ": " + t.problem()).toList());
+        if (tail.endUnreadable()) {
+            tornTail.add(unreadableEnd(tail));
+        }
+        return new LogCheck(entries, voided, lastIndex(), record, damaged, tornTail);
     }
 
     /** The index of the last entry known to be synced; {@link Long#MAX_VALUE} when the log has no record of it. */

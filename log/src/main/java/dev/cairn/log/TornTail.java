@@ -30,8 +30,13 @@ final class TornTail {
     record Torn(long index, File file, long position, int length, String problem) {
     }
 
-    /** The torn entries after the synced position, oldest first, and every cycle file holding an entry after it. */
-    record Tail(List<Torn> torn, Set<File> files) {
+    /**
+     * The torn entries after the synced position, oldest first, every cycle file holding an entry after it, and the
+     * index of the last entry a reader reaches (-1: none), which is short of the log's last index when the bytes of
+     * entries Chronicle recorded are gone (a file cut short, or a power loss that kept the file's header but not its
+     * last pages).
+     */
+    record Tail(List<Torn> torn, Set<File> files, long lastReadable, boolean endUnreadable) {
     }
 
     private TornTail() {
@@ -42,14 +47,15 @@ final class TornTail {
         long last = queue.lastIndex();
         List<Torn> torn = new ArrayList<>();
         Set<File> files = new LinkedHashSet<>();
-        Tail tail = new Tail(torn, files);
         if (last < 0 || (synced != SyncedPosition.UNKNOWN && synced >= last)) {
-            return tail;
+            return new Tail(torn, files, last, false);
         }
+        long lastReadable = synced == SyncedPosition.UNKNOWN ? -1 : synced;
+        long lastHeader = -1;
         try (ExcerptTailer tailer = queue.createTailer()) {
             if (synced == SyncedPosition.UNKNOWN) {
                 if (!tailer.moveToIndex(last)) {
-                    return tail;
+                    return new Tail(torn, files, -1, false);
                 }
             } else if (synced < 0) {
                 tailer.toStart();
@@ -73,6 +79,8 @@ final class TornTail {
                     long position = bytes.readPosition();
                     int length = (int) bytes.readRemaining();
                     files.add(tailer.currentFile());
+                    lastReadable = dc.index();
+                    lastHeader = position - 4;
                     String problem = torn.isEmpty() ? problem(bytes, dc.index()) : "follows a torn entry";
                     if (problem != null) {
                         torn.add(new Torn(dc.index(), tailer.currentFile(), position, length, problem));
@@ -80,7 +88,28 @@ final class TornTail {
                 }
             }
         }
-        return tail;
+        return new Tail(torn, files, lastReadable, lastHeader >= 0 && writtenPast(queue, lastReadable, lastHeader));
+    }
+
+    /**
+     * Whether Chronicle's own record of where its last entry is (the cycle file's write position, from which the
+     * next append continues) lies past the last entry a reader reaches: an append would then land after a gap that
+     * readers never cross.
+     */
+    private static boolean writtenPast(SingleChronicleQueue queue, long lastReadable, long lastHeader) {
+        int cycle = queue.rollCycle().toCycle(lastReadable);
+        if (cycle != queue.lastCycle()) {
+            return false;
+        }
+        var store = queue.storeForCycle(cycle, queue.epoch(), false, null);
+        if (store == null) {
+            return false;
+        }
+        try {
+            return store.writePosition() > lastHeader;
+        } finally {
+            queue.closeStore(store);
+        }
     }
 
     /** Why the entry at the read position of {@code bytes} is not a whole event, or null when it is one. */
@@ -94,6 +123,13 @@ final class TornTail {
         } finally {
             bytes.readPosition(at);
         }
+    }
+
+    /** Whether the whole entry at the read position of {@code bytes} is a void one. */
+    static boolean isVoid(Bytes<?> bytes) {
+        long at = bytes.readPosition();
+        return bytes.readRemaining() >= EventCodec.VOID_MIN && bytes.readByte(at) == EventCodec.FORMAT_2
+                && bytes.readByte(at + 5) == EventCodec.TYPE_VOID;
     }
 
     /** Voids the torn entries of {@code tail} in place, then syncs every file of the tail. */
