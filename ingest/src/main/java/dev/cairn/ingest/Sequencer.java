@@ -4,9 +4,11 @@ import com.lmax.disruptor.EventHandler;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.log.DocumentWritten;
 import dev.cairn.log.DocumentsDeleted;
+import dev.cairn.log.EntryVoided;
 import dev.cairn.log.Event;
 import dev.cairn.log.EventLog;
 import dev.cairn.log.LogAppender;
+import dev.cairn.log.LogFullException;
 import dev.cairn.log.LogEntry;
 import dev.cairn.log.LogTailer;
 import dev.cairn.log.StatementsStored;
@@ -54,6 +56,7 @@ public final class Sequencer implements EventHandler<RingSlot> {
     private final KnownState known;
     private final Clock clock;
     private final Runnable afterSync;
+    private final DiskReserve reserve;
     private final StatementOverlay overlay = new StatementOverlay();
     private final DocumentOverlay documents = new DocumentOverlay();
     private final List<WriteCommand> batch = new ArrayList<>();
@@ -77,10 +80,17 @@ public final class Sequencer implements EventHandler<RingSlot> {
 
     /** @param metrics where the statements accepted and the log's append and sync latencies are recorded */
     public Sequencer(EventLog log, KnownState known, Clock clock, Runnable afterSync, MeterRegistry metrics) {
+        this(log, known, clock, afterSync, metrics, DiskReserve.NONE);
+    }
+
+    /** @param reserve the free space below which every write is refused with 507 before it reaches the log */
+    public Sequencer(EventLog log, KnownState known, Clock clock, Runnable afterSync, MeterRegistry metrics,
+                     DiskReserve reserve) {
         this.log = log;
         this.known = known;
         this.clock = clock;
         this.afterSync = afterSync;
+        this.reserve = reserve;
         this.accepted = Counter.builder("cairn.statements.accepted").description("Statements appended to the log")
                 .register(metrics);
         this.appendTimer = Timer.builder("cairn.log.append").description("Appending one event to the log")
@@ -105,6 +115,9 @@ public final class Sequencer implements EventHandler<RingSlot> {
             LogEntry e;
             while ((e = tailer.next()) != null) {
                 entries++;
+                if (e.event() instanceof EntryVoided) {
+                    continue;
+                }
                 if (!(e.event() instanceof StatementsStored)) {
                     documents.add(e.index(), e.event());
                     lastStoredMillis = Math.max(lastStoredMillis, updatedMillis(e.event()));
@@ -134,6 +147,13 @@ public final class Sequencer implements EventHandler<RingSlot> {
 
     private void decideBatch() {
         try {
+            String shortfall = reserve.shortfall();
+            if (shortfall != null) {
+                for (WriteCommand c : batch) {
+                    c.outcome().complete(diskFull(shortfall));
+                }
+                return;
+            }
             Set<UUID> ids = new HashSet<>();
             Set<DocumentKey> keys = new HashSet<>();
             for (WriteCommand c : batch) {
@@ -170,7 +190,8 @@ public final class Sequencer implements EventHandler<RingSlot> {
             for (int i = 0; i < batch.size(); i++) {
                 batch.get(i).outcome().complete(outcomes.get(i));
             }
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
+            // Errors too (a fault in the log's memory map is an InternalError): fail this batch's requests, not the ring.
             LOG.error("sequencer failed on a batch of {} requests", batch.size(), e);
             for (WriteCommand c : batch) {
                 c.outcome().completeExceptionally(e);
@@ -178,6 +199,24 @@ public final class Sequencer implements EventHandler<RingSlot> {
         } finally {
             batch.clear();
             outcomes.clear();
+        }
+    }
+
+    private static WriteOutcome.Refused diskFull(String why) {
+        return new WriteOutcome.Refused(507, "storage.full", "server", "the write was not stored: " + why
+                + "; retry once space is freed");
+    }
+
+    /** Appends {@code event}, or null when the log's disk has no room for it (nothing was appended). */
+    private Long tryAppend(Event event) {
+        long appendStart = System.nanoTime();
+        try {
+            long index = appender.append(event);
+            appendTimer.record(System.nanoTime() - appendStart, TimeUnit.NANOSECONDS);
+            return index;
+        } catch (LogFullException e) {
+            LOG.warn("a write was refused: {}", e.getMessage());
+            return null;
         }
     }
 
@@ -219,9 +258,10 @@ public final class Sequencer implements EventHandler<RingSlot> {
         if (out.isEmpty()) {
             return new WriteOutcome.Accepted(ids, -1, 0);
         }
-        long appendStart = System.nanoTime();
-        long index = appender.append(new StatementsStored(out, c.attachments(), c.defines()));
-        appendTimer.record(System.nanoTime() - appendStart, TimeUnit.NANOSECONDS);
+        Long index = tryAppend(new StatementsStored(out, c.attachments(), c.defines()));
+        if (index == null) {
+            return diskFull("the log's disk is full");
+        }
         accepted.increment(out.size());
         lastStoredMillis = now;
         remember(index, newIds);
@@ -298,9 +338,10 @@ public final class Sequencer implements EventHandler<RingSlot> {
     }
 
     private WriteOutcome appendDocumentEvent(Event event, long now) {
-        long appendStart = System.nanoTime();
-        long index = appender.append(event);
-        appendTimer.record(System.nanoTime() - appendStart, TimeUnit.NANOSECONDS);
+        Long index = tryAppend(event);
+        if (index == null) {
+            return diskFull("the log's disk is full");
+        }
         lastStoredMillis = now;
         documents.add(index, event);
         return new WriteOutcome.Accepted(List.of(), index, 0);

@@ -3,6 +3,7 @@ package dev.cairn.ops;
 import dev.cairn.http.BodyReceiver;
 import dev.cairn.ingest.AckMode;
 import dev.cairn.ingest.CommandSubmitter;
+import dev.cairn.ingest.DiskReserve;
 import dev.cairn.ingest.DocumentWriteHandler;
 import dev.cairn.ingest.IngestRing;
 import dev.cairn.ingest.Sequencer;
@@ -39,9 +40,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -65,6 +68,8 @@ public final class Cairn implements AutoCloseable {
      */
     private static final long PROJECTOR_LINGER_MILLIS = 20;
 
+    private static final String SQLITE_URL = "jdbc:sqlite:";
+
     private final Deque<AutoCloseable> parts = new ArrayDeque<>();
     private final int port;
     private final String credentialCreated;
@@ -82,7 +87,11 @@ public final class Cairn implements AutoCloseable {
             new JvmGcMetrics().bindTo(metrics);
             new ProcessorMetrics().bindTo(metrics);
             EventLog log = started(EventLog.open(s.log()));
+            if (roles.contains(Role.INGEST)) {
+                log.repairTornTail(); // here, not on the sequencer's thread: a log it cannot repair stops the start
+            }
             Database db = started(Database.open(s.db(), metrics));
+            DiskReserve reserve = diskReserve(s);
             WatermarkTracker tracker = new WatermarkTracker(db.watermark(), clock);
 
             Runnable wakeProjector = () -> { };
@@ -104,8 +113,8 @@ public final class Cairn implements AutoCloseable {
 
             HttpApi.Writes writes = null;
             if (roles.contains(Role.INGEST)) {
-                IngestRing ring = new IngestRing(new Sequencer(log, new KnownState(db), clock, wakeProjector, metrics),
-                        s.ringSize());
+                IngestRing ring = new IngestRing(new Sequencer(log, new KnownState(db), clock, wakeProjector, metrics,
+                        reserve), s.ringSize());
                 started(ring);
                 Gauge.builder("cairn.ingest.ring.occupancy", ring, IngestRing::occupancy)
                         .description("Write commands waiting for the sequencer").register(metrics);
@@ -129,7 +138,7 @@ public final class Cairn implements AutoCloseable {
             }
 
             HttpApi.Operator operator = new HttpApi.Operator(metrics,
-                    new Health(log, tracker, s.readyLagMillis(), projectorRunning, metrics));
+                    new Health(log, tracker, s.readyLagMillis(), projectorRunning, metrics, reserve::shortfall));
             HttpHandler root;
             if (writes != null || reads != null) {
                 credentialCreated = AdminCredential.ensure(new CredentialStore(db), s.adminCredential());
@@ -195,11 +204,22 @@ public final class Cairn implements AutoCloseable {
         }
     }
 
+    /** The reserve on the log's disk and, for SQLite, the database's. */
+    static DiskReserve diskReserve(Settings s) {
+        List<Path> paths = new ArrayList<>(List.of(s.log()));
+        if (s.db().startsWith(SQLITE_URL)) {
+            String file = s.db().substring(SQLITE_URL.length());
+            int params = file.indexOf('?');
+            paths.add(Path.of(params < 0 ? file : file.substring(0, params)).toAbsolutePath());
+        }
+        return new DiskReserve(paths, s.diskReserveBytes());
+    }
+
     static Path defaultLog(Path data) {
         return data.resolve("log");
     }
 
     static String defaultDb(Path data) {
-        return "jdbc:sqlite:" + data.resolve("cairn.db");
+        return SQLITE_URL + data.resolve("cairn.db");
     }
 }

@@ -5,7 +5,8 @@ import java.util.List;
 /** The setting names a configuration file may use: the common options without their dashes. */
 final class CommonOptionNames {
     static final List<String> ALL = List.of("data", "db", "log", "host", "port", "admin-credential", "ack", "max-body",
-            "default-limit", "max-limit", "ring-size", "projector-batch", "ready-lag", "xapi-version");
+            "default-limit", "max-limit", "ring-size", "projector-batch", "ready-lag", "xapi-version",
+            "disk-reserve");
 
     private CommonOptionNames() {
     }

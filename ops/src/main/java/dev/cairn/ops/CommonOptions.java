@@ -74,10 +74,15 @@ final class CommonOptions {
                     + "(env CAIRN_XAPI_VERSION; default: ${DEFAULT-VALUE}).")
     String xapiVersion;
 
+    @Option(names = "--disk-reserve", defaultValue = "268435456",
+            description = "Free bytes writes must leave on the disks of the log and of a SQLite database; below it writes "
+                    + "get 507 and /health/ready says why (env CAIRN_DISK_RESERVE; default: ${DEFAULT-VALUE}).")
+    long diskReserve;
+
     Settings settings() {
         Path dataDir = data.toAbsolutePath();
         return new Settings(host, port, dataDir, db != null ? db : Cairn.defaultDb(dataDir),
                 log != null ? log.toAbsolutePath() : Cairn.defaultLog(dataDir), adminCredential, ack, maxBody,
-                defaultLimit, maxLimit, ringSize, projectorBatch, readyLag, xapiVersion);
+                defaultLimit, maxLimit, ringSize, projectorBatch, readyLag, xapiVersion, diskReserve);
     }
 }

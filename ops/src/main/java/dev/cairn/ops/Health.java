@@ -10,6 +10,7 @@ import io.undertow.server.HttpHandler;
 import io.undertow.util.Headers;
 import java.nio.charset.StandardCharsets;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * The operator's endpoints, outside /xapi and without authentication: {@code /metrics} (Prometheus text),
@@ -21,9 +22,13 @@ final class Health {
     private final WatermarkTracker tracker;
     private final long readyLagMillis;
     private final BooleanSupplier projectorRunning;
+    /** Null while the disks have their reserve free, else what is short. */
+    private final Supplier<String> diskShortfall;
 
-    Health(EventLog log, WatermarkTracker tracker, long readyLagMillis, BooleanSupplier projectorRunning, MeterRegistry metrics) {
+    Health(EventLog log, WatermarkTracker tracker, long readyLagMillis, BooleanSupplier projectorRunning, MeterRegistry metrics,
+           Supplier<String> diskShortfall) {
         this.log = log;
+        this.diskShortfall = diskShortfall;
         this.tracker = tracker;
         this.readyLagMillis = readyLagMillis;
         this.projectorRunning = projectorRunning;
@@ -49,11 +54,15 @@ final class Health {
         return exchange -> {
             long lag = lagMillis();
             boolean running = projectorRunning.getAsBoolean();
-            boolean ready = running && lag <= readyLagMillis;
-            String body = "{\"status\":\"" + (ready ? "ready" : "not ready") + "\",\"projectorLagMillis\":" + lag
-                    + ",\"projectorLagEvents\":" + lagEvents() + ",\"projectorRunning\":" + running
-                    + ",\"readyLagMillis\":" + readyLagMillis + "}";
-            Responses.json(exchange, ready ? 200 : 503, body.getBytes(StandardCharsets.US_ASCII));
+            String disk = diskShortfall.get();
+            boolean ready = running && lag <= readyLagMillis && disk == null;
+            StringBuilder body = new StringBuilder("{\"status\":\"").append(ready ? "ready" : "not ready")
+                    .append("\",\"projectorLagMillis\":").append(lag).append(",\"projectorLagEvents\":").append(lagEvents())
+                    .append(",\"projectorRunning\":").append(running).append(",\"readyLagMillis\":").append(readyLagMillis);
+            if (disk != null) {
+                Responses.quote(body.append(",\"disk\":"), "below reserve: " + disk);
+            }
+            Responses.json(exchange, ready ? 200 : 503, body.append('}').toString().getBytes(StandardCharsets.UTF_8));
         };
     }
 

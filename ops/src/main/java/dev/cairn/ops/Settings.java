@@ -21,17 +21,25 @@ import java.nio.file.Path;
  * @param projectorBatch   most statements the projector applies in one transaction
  * @param readyLagMillis   the projector lag past which /health/ready answers 503
  * @param xapiVersion      the version reported to a request that names none or one Cairn does not speak
+ * @param diskReserveBytes the free space writes leave on the disks of the log and of a SQLite database (507 below it)
  */
 public record Settings(String host, int port, Path data, String db, Path log, String adminCredential, String ack,
                        long maxBodyBytes, int defaultLimit, int maxLimit, int ringSize, int projectorBatch,
-                       long readyLagMillis, String xapiVersion) {
+                       long readyLagMillis, String xapiVersion, long diskReserveBytes) {
     public static final long DEFAULT_READY_LAG_MILLIS = 10_000;
+    public static final long DEFAULT_DISK_RESERVE_BYTES = 256L << 20;
 
     /** Settings with the default readiness lag. */
     public Settings(String host, int port, Path data, String db, Path log, String adminCredential, String ack,
                     long maxBodyBytes, int defaultLimit, int maxLimit, int ringSize, int projectorBatch) {
         this(host, port, data, db, log, adminCredential, ack, maxBodyBytes, defaultLimit, maxLimit, ringSize,
-                projectorBatch, DEFAULT_READY_LAG_MILLIS, XapiVersion.V2_0_0.header());
+                projectorBatch, DEFAULT_READY_LAG_MILLIS, XapiVersion.V2_0_0.header(), DEFAULT_DISK_RESERVE_BYTES);
+    }
+
+    /** These settings with another disk reserve. */
+    public Settings withDiskReserve(long bytes) {
+        return new Settings(host, port, data, db, log, adminCredential, ack, maxBodyBytes, defaultLimit, maxLimit,
+                ringSize, projectorBatch, readyLagMillis, xapiVersion, bytes);
     }
 
     /** Checks every value, with a message that names the setting and the value. */
@@ -64,6 +72,9 @@ public record Settings(String host, int port, Path data, String db, Path log, St
         }
         if (readyLagMillis < 0) {
             throw new IllegalArgumentException("ready-lag=" + readyLagMillis + " must not be negative");
+        }
+        if (diskReserveBytes < 0) {
+            throw new IllegalArgumentException("disk-reserve=" + diskReserveBytes + " must not be negative");
         }
         if (projectorBatch < 1) {
             throw new IllegalArgumentException("projector-batch=" + projectorBatch + " must be at least 1");

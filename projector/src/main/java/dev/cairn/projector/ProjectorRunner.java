@@ -1,5 +1,6 @@
 package dev.cairn.projector;
 
+import dev.cairn.log.BadLogEntryException;
 import dev.cairn.store.Database;
 import dev.cairn.store.FencedException;
 import java.util.concurrent.CountDownLatch;
@@ -66,8 +67,8 @@ public final class ProjectorRunner implements AutoCloseable {
                 int done;
                 try {
                     done = projector.doWork();
-                } catch (FencedException e) {
-                    throw e;
+                } catch (FencedException | BadLogEntryException e) {
+                    throw e; // permanent: another projector writes here, or the log holds an entry it cannot apply
                 } catch (RuntimeException e) {
                     LOG.error("projection failed at watermark {}; retrying in 1 s", projector.watermark(), e);
                     LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
