@@ -67,7 +67,7 @@ public final class EventLog implements AutoCloseable {
         long record = synced.get();
         TornTail.Tail tail = TornTail.find(queue, record);
         if (tail.endUnreadable()) {
-            throw new IllegalStateException(unreadableEnd(tail));
+            throw new UnreadableEndException(unreadableEnd(tail));
         }
         TornTail.repair(tail);
         synced.set(lastIndex());
@@ -75,6 +75,30 @@ public final class EventLog implements AutoCloseable {
                 .map(t -> "voided the torn log entry at index " + Long.toHexString(t.index()) + ": " + t.problem()).toList();
         voided.forEach(LOG::warn);
         return voided;
+    }
+
+    /**
+     * What {@code cairn log check --truncate-torn-tail} does, with every other process on the log stopped: voids the
+     * torn tail in place or, when the log cannot be read up to its end, rewrites its last cycle file without it.
+     *
+     * @return a line per repair made
+     */
+    public static List<String> truncateTornTail(Path dir) {
+        long synced;
+        try (EventLog log = open(dir)) {
+            try {
+                return log.repairTornTail();
+            } catch (UnreadableEndException e) {
+                synced = log.synced.get();
+            }
+        }
+        long dropped = CycleRewrite.rewriteLastCycle(dir, synced);
+        List<String> done = new java.util.ArrayList<>();
+        done.add("rewrote the log's last cycle file without the " + dropped + " entries of its torn tail");
+        try (EventLog log = open(dir)) {
+            done.addAll(log.repairTornTail());
+        }
+        return done;
     }
 
     private String unreadableEnd(TornTail.Tail tail) {
