@@ -26,9 +26,13 @@ final class TestLrs implements AutoCloseable {
     final HttpClient http = HttpClient.newHttpClient();
 
     TestLrs(Path data, String db) throws Exception {
-        this.data = data;
-        this.db = db;
-        this.cairn = Cairn.start(settings(data, db), Clock.systemUTC());
+        this(settings(data, db));
+    }
+
+    TestLrs(Settings settings) throws Exception {
+        this.data = settings.data();
+        this.db = settings.db();
+        this.cairn = Cairn.start(settings, Clock.systemUTC());
     }
 
     static Settings settings(Path data, String db) {

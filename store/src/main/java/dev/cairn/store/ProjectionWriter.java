@@ -538,7 +538,22 @@ public final class ProjectionWriter implements AutoCloseable {
             pendingRows = 0;
             pendingIds.clear();
             pendingRefTargets.clear();
-            c.rollback();
+            try {
+                c.rollback();
+            } catch (SQLException e) {
+                if (!transactionAlreadyGone(e)) {
+                    throw e;
+                }
+                // SQLite rolled the whole transaction back itself (SQLITE_FULL, SQLITE_IOERR...), and the driver,
+                // whose ROLLBACK then fails, does not begin the next one: every later statement would commit on its
+                // own, out of step with the watermark. Begin it here, as the driver believes it is.
+                try (java.sql.Statement begin = c.createStatement()) {
+                    begin.execute("BEGIN");
+                }
+            }
+            if (checkpointer != null) {
+                checkpointer.afterRollback(c);
+            }
         } catch (SQLException e) {
             throw new StoreException("cannot roll back the projection transaction: " + e.getMessage(), e);
         } finally {
@@ -549,6 +564,11 @@ public final class ProjectionWriter implements AutoCloseable {
             storedMillis = committed.storedMillis();
             matchedThroughSeq = seq;
         }
+    }
+
+    /** Whether a failed ROLLBACK failed only because the database had already rolled the transaction back. */
+    private boolean transactionAlreadyGone(SQLException e) {
+        return checkpointer != null && e.getMessage() != null && e.getMessage().contains("no transaction is active");
     }
 
     /** Empties every projected table and resets the watermark, in one transaction (for replay). */
