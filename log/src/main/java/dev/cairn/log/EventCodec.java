@@ -9,7 +9,6 @@ import dev.cairn.xapi.DocumentKey;
 import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.bytes.BytesIn;
 import net.openhft.chronicle.bytes.BytesOut;
-import net.openhft.chronicle.bytes.RandomDataInput;
 
 /**
  * The binary form of an event, one Chronicle document each, written into and read from the document's bytes in
@@ -68,31 +67,45 @@ public final class EventCodec {
     static final byte TYPE_STATEMENTS_WITH_ATTACHMENTS = 4;
     static final byte FLAG_NO_DEFINE = 0x40;
     private static final int HEADER = 6;
-    /** Where format 2's checksum is, and where the bytes it covers start. */
-    private static final int CRC_AT = 1;
-    private static final int CHECKED_FROM = 5;
     private static final ThreadLocal<Checksum> CHECKSUM = ThreadLocal.withInitial(Checksum::new);
+    /** The body of the entry being encoded, checksummed before it is written to the log in one copy. */
+    private static final ThreadLocal<Bytes<byte[]>> BODY = ThreadLocal.withInitial(Bytes::allocateElasticOnHeap);
+    /** A body buffer grown past this is dropped after use, so one large document does not keep its size. */
+    private static final int KEEP_BODY_BYTES = 1 << 20;
 
     private EventCodec() {
     }
 
     /**
-     * Writes {@code event} in format 2 at the write position of {@code out} (the bytes of a log entry being written),
-     * then its checksum over what was written.
+     * Writes {@code event} in format 2 at the write position of {@code out} (the bytes of a log entry being written).
+     * The body is built on the heap first: its checksum is known before the entry is written, and the log's memory
+     * is only written, in one streaming copy (random access to Chronicle's mapped bytes is not safe across chunks).
      */
-    public static void encode(Event event, Bytes<?> out) {
-        long start = out.writePosition();
-        out.writeByte(FORMAT_2).writeInt(0);
-        encodeBody(event, out);
-        out.writeInt(start + CRC_AT, CHECKSUM.get().of(out, start + CHECKED_FROM, out.writePosition()));
+    public static void encode(Event event, BytesOut<?> out) {
+        Bytes<byte[]> body = BODY.get();
+        body.clear();
+        try {
+            encodeBody(event, body);
+            writeChecked(body, out);
+        } finally {
+            if (body.realCapacity() > KEEP_BODY_BYTES) {
+                BODY.remove();
+            }
+        }
     }
 
-    /** Writes a void entry of {@code length} bytes (at least {@link #VOID_MIN}) into {@code out} at its start. */
-    static void encodeVoid(Bytes<?> out, int length) {
-        long start = out.writePosition();
-        out.writeByte(FORMAT_2).writeInt(0).writeByte(TYPE_VOID);
-        out.writeSkip(length - VOID_MIN);
-        out.writeInt(start + CRC_AT, CHECKSUM.get().of(out, start + CHECKED_FROM, out.writePosition()));
+    /** Writes a void entry of {@code length} bytes (at least {@link #VOID_MIN}) at the write position of {@code out}. */
+    static void encodeVoid(BytesOut<?> out, int length) {
+        Bytes<byte[]> body = Bytes.allocateElasticOnHeap(length);
+        body.writeByte(TYPE_VOID);
+        body.writeSkip(length - VOID_MIN);
+        writeChecked(body, out);
+    }
+
+    private static void writeChecked(Bytes<byte[]> body, BytesOut<?> out) {
+        int length = (int) body.writePosition();
+        byte[] bytes = body.underlyingObject();
+        out.writeByte(FORMAT_2).writeInt(CHECKSUM.get().of(bytes, length)).write(bytes, 0, length);
     }
 
     /** At least the number of bytes {@link #encode} writes for {@code event} (strings counted at 3 bytes a char). */
@@ -203,9 +216,10 @@ public final class EventCodec {
         }
         byte format = in.readByte();
         if (format == FORMAT_2) {
-            long from = in.readPosition() + CHECKED_FROM - 1;
             int expected = in.readInt();
-            int actual = CHECKSUM.get().of(in, from, in.readLimit());
+            long body = in.readPosition();
+            int actual = CHECKSUM.get().of(in);
+            in.readPosition(body);
             if (actual != expected) {
                 throw new BadLogEntryException(index, "fails its checksum (it was not written whole)");
             }
@@ -274,14 +288,19 @@ public final class EventCodec {
         private final CRC32C crc = new CRC32C();
         private final byte[] buffer = new byte[8192];
 
-        int of(RandomDataInput bytes, long from, long to) {
+        /** Of the bytes from the read position of {@code in} to its limit, read by streaming (it moves the position). */
+        int of(BytesIn<?> in) {
             crc.reset();
-            for (long at = from; at < to; ) {
-                int n = (int) Math.min(buffer.length, to - at);
-                bytes.read(at, buffer, 0, n);
+            while (in.readRemaining() > 0) {
+                int n = in.read(buffer, 0, (int) Math.min(buffer.length, in.readRemaining()));
                 crc.update(buffer, 0, n);
-                at += n;
             }
+            return (int) crc.getValue();
+        }
+
+        int of(byte[] bytes, int length) {
+            crc.reset();
+            crc.update(bytes, 0, length);
             return (int) crc.getValue();
         }
     }

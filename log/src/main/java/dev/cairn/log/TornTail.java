@@ -128,8 +128,15 @@ final class TornTail {
     /** Whether the whole entry at the read position of {@code bytes} is a void one. */
     static boolean isVoid(Bytes<?> bytes) {
         long at = bytes.readPosition();
-        return bytes.readRemaining() >= EventCodec.VOID_MIN && bytes.readByte(at) == EventCodec.FORMAT_2
-                && bytes.readByte(at + 5) == EventCodec.TYPE_VOID;
+        try {
+            if (bytes.readRemaining() < EventCodec.VOID_MIN || bytes.readByte() != EventCodec.FORMAT_2) {
+                return false;
+            }
+            bytes.readSkip(4);
+            return bytes.readByte() == EventCodec.TYPE_VOID;
+        } finally {
+            bytes.readPosition(at);
+        }
     }
 
     /** Voids the torn entries of {@code tail} in place, then syncs every file of the tail. */
@@ -141,6 +148,9 @@ final class TornTail {
             }
             Bytes<byte[]> entry = Bytes.allocateElasticOnHeap(t.length());
             EventCodec.encodeVoid(entry, t.length());
+            if (entry.writePosition() != t.length()) {
+                throw new IllegalStateException("a void entry of " + entry.writePosition() + " bytes for " + t.length());
+            }
             try (FileChannel ch = FileChannel.open(t.file().toPath(), StandardOpenOption.WRITE)) {
                 ByteBuffer b = ByteBuffer.wrap(entry.underlyingObject(), 0, t.length());
                 long at = t.position();

@@ -50,7 +50,7 @@ class FullDiskTest {
 
     @BeforeEach
     void mount() {
-        fs = SmallFilesystem.mount(tmp.resolve("fs"), 96);
+        fs = SmallFilesystem.mount(tmp.resolve("fs"), 200);
         database = TestDatabase.create(dialect, fs.dir());
     }
 
@@ -83,7 +83,7 @@ class FullDiskTest {
     void writesAreRefusedBeforeTheDiskIsFullAndResumeOnceSpaceIsFreedWithEveryAcknowledgedStatementReadable()
             throws Exception {
         Path ballast = fs.dir().resolve("ballast");
-        Files.write(ballast, new byte[40 << 20]);
+        Files.write(ballast, new byte[120 << 20]); // freed later: room for the replay to build a second database
         Set<String> acknowledged = ConcurrentHashMap.newKeySet();
         Map<Integer, Integer> statuses = new ConcurrentHashMap<>();
         Settings settings = TestLrs.settings(fs.dir(), database.url()).withDiskReserve(RESERVE);
