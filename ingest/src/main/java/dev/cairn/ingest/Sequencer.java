@@ -9,6 +9,7 @@ import dev.cairn.log.Event;
 import dev.cairn.log.EventLog;
 import dev.cairn.log.LogAppender;
 import dev.cairn.log.LogFullException;
+import dev.cairn.log.LogWriteException;
 import dev.cairn.log.LogEntry;
 import dev.cairn.log.LogTailer;
 import dev.cairn.log.StatementsStored;
@@ -70,6 +71,10 @@ public final class Sequencer implements EventHandler<RingSlot> {
     /** Random access to entries this sequencer appended (created on its own thread, as Chronicle requires). */
     private LogTailer reader;
     private long lastStoredMillis;
+    /** Why the last {@link #tryAppend} appended nothing. */
+    private WriteOutcome.Refused appendFailure;
+    /** Why {@link #onStart()} failed (every write is then refused with it), or null. */
+    private Throwable startFailure;
 
     /**
      * @param afterSync called after each sync, before the requests complete (wakes an in-process projector)
@@ -101,11 +106,16 @@ public final class Sequencer implements EventHandler<RingSlot> {
 
     @Override
     public void onStart() {
-        appender = log.appender();
-        Watermark w = known.watermark();
-        storedIds = new StoredIdFilter(2 * w.seq());
-        recoverOverlay(w.logIndex());
-        storedIds.loadInBackground(known);
+        try {
+            appender = log.appender();
+            Watermark w = known.watermark();
+            storedIds = new StoredIdFilter(2 * w.seq());
+            recoverOverlay(w.logIndex());
+            storedIds.loadInBackground(known);
+        } catch (Throwable t) {
+            LOG.error("the sequencer cannot start; every write is refused", t);
+            startFailure = t;
+        }
     }
 
     /** Rebuilds the overlays from the log entries after the store's watermark (they may not be projected yet). */
@@ -147,6 +157,9 @@ public final class Sequencer implements EventHandler<RingSlot> {
 
     private void decideBatch() {
         try {
+            if (startFailure != null) {
+                throw new IllegalStateException("the sequencer did not start: " + startFailure.getMessage(), startFailure);
+            }
             String shortfall = reserve.shortfall();
             if (shortfall != null) {
                 for (WriteCommand c : batch) {
@@ -207,7 +220,7 @@ public final class Sequencer implements EventHandler<RingSlot> {
                 + "; retry once space is freed");
     }
 
-    /** Appends {@code event}, or null when the log's disk has no room for it (nothing was appended). */
+    /** Appends {@code event}; on a failure, nothing was appended and {@link #appendFailure} says why. */
     private Long tryAppend(Event event) {
         long appendStart = System.nanoTime();
         try {
@@ -216,8 +229,13 @@ public final class Sequencer implements EventHandler<RingSlot> {
             return index;
         } catch (LogFullException e) {
             LOG.warn("a write was refused: {}", e.getMessage());
-            return null;
+            appendFailure = diskFull("the log's disk is full");
+        } catch (LogWriteException e) {
+            LOG.error("a write could not be appended to the log", e);
+            appendFailure = new WriteOutcome.Refused(500, "log.append_failed", "server",
+                    "the write was not stored: the log could not append it; retry");
         }
+        return null;
     }
 
     /**
@@ -260,7 +278,7 @@ public final class Sequencer implements EventHandler<RingSlot> {
         }
         Long index = tryAppend(new StatementsStored(out, c.attachments(), c.defines()));
         if (index == null) {
-            return diskFull("the log's disk is full");
+            return appendFailure;
         }
         accepted.increment(out.size());
         lastStoredMillis = now;
@@ -340,7 +358,7 @@ public final class Sequencer implements EventHandler<RingSlot> {
     private WriteOutcome appendDocumentEvent(Event event, long now) {
         Long index = tryAppend(event);
         if (index == null) {
-            return diskFull("the log's disk is full");
+            return appendFailure;
         }
         lastStoredMillis = now;
         documents.add(index, event);
