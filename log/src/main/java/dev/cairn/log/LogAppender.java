@@ -3,6 +3,7 @@ package dev.cairn.log;
 import java.io.File;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
 import net.openhft.chronicle.bytes.Bytes;
@@ -25,6 +26,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class LogAppender implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LogAppender.class);
+    /** The bit of a Chronicle header that marks an entry still being written. */
+    private static final int NOT_COMPLETE = 0x80000000;
 
     private final SingleChronicleQueue queue;
     private final SyncedPosition synced;
@@ -112,7 +115,16 @@ public final class LogAppender implements AutoCloseable {
 
     private void reopen() {
         if (dirtyFile != null) {
-            try (FileChannel ch = FileChannel.open(dirtyFile.toPath(), StandardOpenOption.WRITE)) {
+            try (FileChannel ch = FileChannel.open(dirtyFile.toPath(), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                ByteBuffer header = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
+                ch.read(header, dirtyFrom);
+                int h = header.flip().remaining() == 4 ? header.getInt() : 0;
+                if (h != 0 && (h & NOT_COMPLETE) == 0) {
+                    // Chronicle completed the entry before failing (in its index): it is in the log, leave it be.
+                    dirtyFile = null;
+                    appender = queue.createAppender();
+                    return;
+                }
                 ByteBuffer zeros = ByteBuffer.allocate((int) Math.min(1 << 20, dirtyTo - dirtyFrom));
                 for (long at = dirtyFrom; at < dirtyTo; ) {
                     zeros.clear().limit((int) Math.min(zeros.capacity(), dirtyTo - at));
