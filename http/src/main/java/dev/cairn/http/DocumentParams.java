@@ -89,9 +89,9 @@ public record DocumentParams(DocumentKey key, boolean hasId, Long sinceMillis) {
                 throw new XapiException("parameter since", "parameter.not_allowed",
                         "since is only allowed when listing document ids (GET without " + idName + ")");
             }
-            if (!Values.isTimestamp(since)) {
-                throw new XapiException("parameter since", "parameter.invalid",
-                        "since must be an ISO 8601 timestamp with a time zone; got '" + since + "'");
+            if (!Values.isTimestamp(since, version)) {
+                throw new XapiException("parameter since", "parameter.invalid", "since must be "
+                        + Values.timestampRule(version) + "; got '" + since + "'");
             }
             sinceMillis = Values.instant(since).toEpochMilli();
         }

@@ -17,6 +17,11 @@ public record Principal(String key, Set<String> scopes, byte[] authority, String
         return scopes.contains(Scope.DEFINE.text()) || scopes.contains(Scope.ALL.text());
     }
 
+    /** Whether this credential may void statements stored under another authority: the {@code all} scope. */
+    public boolean voidsAnyStatement() {
+        return scopes.contains(Scope.ALL.text());
+    }
+
     /** Whether this credential may read only the statements it stored itself (statements/read/mine alone). */
     public boolean readsOnlyOwnStatements() {
         return scopes.contains(Scope.STATEMENTS_READ_MINE.text()) && !scopes.contains(Scope.STATEMENTS_READ.text())

@@ -1,8 +1,11 @@
 package dev.cairn.http;
 
 import dev.cairn.xapi.XapiException;
+import io.undertow.io.IoCallback;
+import io.undertow.io.Sender;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
@@ -14,10 +17,55 @@ public final class Responses {
     private Responses() {
     }
 
+    /**
+     * The most of a response written to the socket at once. A socket write of a heap buffer first copies all of
+     * it into a temporary direct buffer, which the JDK then keeps for the thread (up to
+     * {@code jdk.nio.maxCachedBufferSize}): one write of a whole large body would hold that much off-heap memory
+     * per thread, and copy the rest again on every partial write.
+     */
+    private static final int SLICE = 128 << 10;
+
     public static void json(HttpServerExchange exchange, int status, byte[] body) {
         exchange.setStatusCode(status);
         exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "application/json");
-        exchange.getResponseSender().send(ByteBuffer.wrap(body));
+        send(exchange, body);
+    }
+
+    /** Sends {@code body} as the whole response (status and Content-Type already set), in slices of {@link #SLICE}. */
+    public static void send(HttpServerExchange exchange, byte[] body) {
+        if (body.length <= SLICE) {
+            exchange.getResponseSender().send(ByteBuffer.wrap(body));
+            return;
+        }
+        exchange.getResponseHeaders().put(Headers.CONTENT_LENGTH, body.length);
+        new Slices(body).onComplete(exchange, exchange.getResponseSender());
+    }
+
+    /** Sends the next slice each time the previous one is written (the sender loops; it does not recurse). */
+    private static final class Slices implements IoCallback {
+        private final byte[] body;
+        private int sent;
+
+        Slices(byte[] body) {
+            this.body = body;
+        }
+
+        @Override
+        public void onComplete(HttpServerExchange exchange, Sender sender) {
+            if (sent == body.length) {
+                IoCallback.END_EXCHANGE.onComplete(exchange, sender);
+                return;
+            }
+            int n = Math.min(SLICE, body.length - sent);
+            ByteBuffer slice = ByteBuffer.wrap(body, sent, n);
+            sent += n;
+            sender.send(slice, this);
+        }
+
+        @Override
+        public void onException(HttpServerExchange exchange, Sender sender, IOException exception) {
+            IoCallback.END_EXCHANGE.onException(exchange, sender, exception);
+        }
     }
 
     public static void noContent(HttpServerExchange exchange) {

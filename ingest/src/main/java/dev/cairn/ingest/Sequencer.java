@@ -4,6 +4,7 @@ import com.lmax.disruptor.EventHandler;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.log.DocumentWritten;
 import dev.cairn.log.DocumentsDeleted;
+import dev.cairn.log.EntryTooLargeException;
 import dev.cairn.log.EntryVoided;
 import dev.cairn.log.Event;
 import dev.cairn.log.EventLog;
@@ -174,6 +175,7 @@ public final class Sequencer implements EventHandler<RingSlot> {
                     lookUp(s.putId(), ids);
                     for (ParsedStatement p : s.statements()) {
                         lookUp(p.statement().id(), ids);
+                        lookUp(VoidingAuthority.target(p.statement()), ids);
                     }
                 } else if (c instanceof WriteCommand.Document d && !d.all()) {
                     keys.add(d.key());
@@ -189,8 +191,7 @@ public final class Sequencer implements EventHandler<RingSlot> {
             }
             boolean appended = false;
             for (WriteCommand c : batch) {
-                WriteOutcome o = c instanceof WriteCommand.Statements s ? decide(s, snapshot.stored())
-                        : decide((WriteCommand.Document) c, snapshot.documents());
+                WriteOutcome o = decideAlone(c, snapshot);
                 outcomes.add(o);
                 appended |= o instanceof WriteOutcome.Accepted a && a.logIndex() >= 0;
             }
@@ -207,7 +208,11 @@ public final class Sequencer implements EventHandler<RingSlot> {
             // Errors too (a fault in the log's memory map is an InternalError): fail this batch's requests, not the ring.
             LOG.error("sequencer failed on a batch of {} requests", batch.size(), e);
             for (WriteCommand c : batch) {
-                c.outcome().completeExceptionally(e);
+                if (outcomes.isEmpty()) { // failed before deciding anything, so before any append
+                    c.outcome().complete(WriteOutcome.Refused.NOT_STORED);
+                } else {
+                    c.outcome().completeExceptionally(e);
+                }
             }
         } finally {
             batch.clear();
@@ -239,6 +244,25 @@ public final class Sequencer implements EventHandler<RingSlot> {
     }
 
     /**
+     * Decides one request as a unit of its own: its append is the last step that can fail, and a failed append
+     * writes nothing, so a request that fails here changed nothing and fails alone, never its batch.
+     */
+    private WriteOutcome decideAlone(WriteCommand c, KnownState.Snapshot snapshot) {
+        try {
+            return c instanceof WriteCommand.Statements s ? decide(s, snapshot.stored())
+                    : decide((WriteCommand.Document) c, snapshot.documents());
+        } catch (EntryTooLargeException e) {
+            return new WriteOutcome.Refused(413, "request.too_large", "body", "the request would take " + e.length()
+                    + " bytes in the log, more than the " + e.maxLength() + " one write may take; "
+                    + (c instanceof WriteCommand.Statements ? "send the statements in smaller batches"
+                    : "store a smaller document"));
+        } catch (RuntimeException e) {
+            LOG.error("sequencer: a {} failed and was not stored", c.getClass().getSimpleName(), e);
+            return WriteOutcome.Refused.NOT_STORED;
+        }
+    }
+
+    /**
      * Adds {@code id} to the ids to look up in the store unless the filter proves it absent. Ids the overlay knows
      * are looked up too: the snapshot may move the watermark past them, and the overlay then forgets them.
      */
@@ -259,15 +283,20 @@ public final class Sequencer implements EventHandler<RingSlot> {
             Statement s = p.statement();
             UUID id = s.id() != null ? s.id() : c.putId() != null ? c.putId() : UUID.randomUUID();
             ids.add(id);
-            long appendedAt = appendedAt(id);
-            byte[] existing = appendedAt >= 0 ? appendedJson(appendedAt, id) : stored.get(id);
+            byte[] existing = storedJson(id, stored);
             if (existing != null) {
-                Statement before = StatementParser.parseOne(existing, XapiVersion.V2_0_0).statement();
+                Statement before = StatementParser.parseStored(existing).statement();
                 if (!Equivalence.equivalent(s.withId(id), before)) {
                     return new WriteOutcome.Refused(409, "statement.conflict", "statement " + id, "statement " + id
                             + " is already stored with different content; statements cannot be changed");
                 }
                 continue; // an equivalent statement is already stored: nothing to do
+            }
+            UUID target = VoidingAuthority.target(s);
+            WriteOutcome.Refused refused = target == null ? null : VoidingAuthority.refusal(c, target,
+                    storedJson(target, stored), c.putId() != null ? "$" : "$[" + (ids.size() - 1) + "]");
+            if (refused != null) {
+                return refused;
             }
             byte[] json = ExactWriter.write(p, id, storedText, c.authority(), version);
             out.add(new StoredStatement(id, now, json));
@@ -284,6 +313,12 @@ public final class Sequencer implements EventHandler<RingSlot> {
         lastStoredMillis = now;
         remember(index, newIds);
         return new WriteOutcome.Accepted(ids, index, out.size());
+    }
+
+    /** The stored exact form of statement {@code id}, appended but not projected or in the snapshot; null if absent. */
+    private byte[] storedJson(UUID id, Map<UUID, byte[]> stored) {
+        long appendedAt = appendedAt(id);
+        return appendedAt >= 0 ? appendedJson(appendedAt, id) : stored.get(id);
     }
 
     /** Records statements the log holds from {@code logIndex} on: the overlay and the filter always agree. */

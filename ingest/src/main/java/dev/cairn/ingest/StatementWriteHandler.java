@@ -4,7 +4,9 @@ import dev.cairn.http.Exchanges;
 import dev.cairn.http.Principal;
 import dev.cairn.http.Responses;
 import dev.cairn.log.AttachmentContent;
+import dev.cairn.log.EventCodec;
 import dev.cairn.xapi.Attachment;
+import dev.cairn.xapi.ExactWriter;
 import dev.cairn.xapi.ParsedStatement;
 import dev.cairn.xapi.SignedStatements;
 import dev.cairn.xapi.StatementParser;
@@ -33,6 +35,10 @@ import java.util.concurrent.CompletableFuture;
  * so the sequencer only ever sees statements whose attachments and signatures hold.
  */
 public final class StatementWriteHandler implements HttpHandler {
+    /** The sequencer's stored timestamp, yyyy-MM-ddTHH:mm:ss.SSSZ, and the version it adds: 2.0.0 or 1.0.0. */
+    private static final int STORED_LENGTH = 24;
+    private static final int VERSION_LENGTH = 5;
+
     private final CommandSubmitter submitter;
     private final long maxBodyBytes;
 
@@ -81,10 +87,24 @@ public final class StatementWriteHandler implements HttpHandler {
             Responses.badRequest(exchange, e);
             return;
         }
+        if (!submitter.fitsLog(exchange, entryLength(statements, attachments, principal.authority().length),
+                "send the statements in smaller batches")) {
+            return;
+        }
         CompletableFuture<WriteOutcome> outcome = new CompletableFuture<>();
-        WriteCommand command = new WriteCommand.Statements(statements, attachments, putId, principal.authority(), principal.defines(),
-                version, outcome);
+        WriteCommand command = new WriteCommand.Statements(statements, attachments, putId, principal.authority(),
+                principal.authorityKey(), principal.defines(), principal.voidsAnyStatement(), version, outcome);
         submitter.submit(exchange, command, ack, accepted -> respond(exchange, accepted, putId != null));
+    }
+
+    /** The log entry these statements take once stamped, or more when some are stored already. */
+    private static long entryLength(List<ParsedStatement> statements, List<AttachmentContent> attachments,
+                                    int authorityLength) {
+        long json = 0;
+        for (ParsedStatement p : statements) {
+            json += ExactWriter.length(p, STORED_LENGTH, authorityLength, VERSION_LENGTH);
+        }
+        return EventCodec.statementsLength(statements.size(), json, attachments);
     }
 
     private static void respond(HttpServerExchange exchange, WriteOutcome.Accepted accepted, boolean put) {

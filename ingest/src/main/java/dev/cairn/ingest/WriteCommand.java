@@ -15,12 +15,14 @@ public sealed interface WriteCommand {
 
     /**
      * The statements of a PUT or POST, the attachment contents it sent (each once, matched to the statements'
-     * sha2), the id a PUT names ({@code putId}, null for POST), the authority to stamp, whether its credential may
-     * define activities and agents ({@link StatementsStored#defines()}) and the version the client spoke.
+     * sha2), the id a PUT names ({@code putId}, null for POST), the authority to stamp and its key
+     * ({@link dev.cairn.xapi.FilterKey#authorityKey}), whether its credential may define activities and agents
+     * ({@link StatementsStored#defines()}) and void the statements of other authorities ({@link VoidingAuthority}),
+     * and the version the client spoke.
      */
     record Statements(List<ParsedStatement> statements, List<AttachmentContent> attachments, UUID putId,
-                      byte[] authority, boolean defines, XapiVersion version, CompletableFuture<WriteOutcome> outcome)
-            implements WriteCommand {
+                      byte[] authority, String authorityKey, boolean defines, boolean voidsAny, XapiVersion version,
+                      CompletableFuture<WriteOutcome> outcome) implements WriteCommand {
     }
 
     /**

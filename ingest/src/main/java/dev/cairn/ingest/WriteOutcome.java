@@ -13,7 +13,13 @@ public sealed interface WriteOutcome {
     record Accepted(List<UUID> ids, long logIndex, int appended) implements WriteOutcome {
     }
 
-    /** Refused and nothing changed: 409 (conflict), 412 (precondition failed) or 400 (cannot merge). */
+    /**
+     * Refused and nothing changed: 409 (conflict), 412 (precondition failed), 400 (cannot merge), 413 (larger than
+     * the log holds) or 500 ({@link #NOT_STORED}).
+     */
     record Refused(int status, String code, String where, String message) implements WriteOutcome {
+        /** A write that failed inside the server: nothing of it was stored, so the client may send it again. */
+        static final Refused NOT_STORED = new Refused(500, "server.error", "server",
+                "the write failed inside the server and was not stored; it is safe to send it again");
     }
 }

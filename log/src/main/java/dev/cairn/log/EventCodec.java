@@ -67,6 +67,10 @@ public final class EventCodec {
     static final byte TYPE_STATEMENTS_WITH_ATTACHMENTS = 4;
     static final byte FLAG_NO_DEFINE = 0x40;
     private static final int HEADER = 6;
+    /** Format 2's CRC32C after the format byte. */
+    private static final int CHECKSUM_BYTES = 4;
+    /** id (two int64), stored ms (int64), json length (int32). */
+    private static final int STATEMENT_HEADER = 28;
     private static final ThreadLocal<Checksum> CHECKSUM = ThreadLocal.withInitial(Checksum::new);
     /** The body of the entry being encoded, checksummed before it is written to the log in one copy. */
     private static final ThreadLocal<Bytes<byte[]>> BODY = ThreadLocal.withInitial(Bytes::allocateElasticOnHeap);
@@ -108,28 +112,6 @@ public final class EventCodec {
         out.writeByte(FORMAT_2).writeInt(CHECKSUM.get().of(bytes, length)).write(bytes, 0, length);
     }
 
-    /** At least the number of bytes {@link #encode} writes for {@code event} (strings counted at 3 bytes a char). */
-    static long maxSize(Event event) {
-        long n = HEADER + 4 + 8;
-        if (event instanceof StatementsStored stored) {
-            for (StoredStatement s : stored.statements()) {
-                n += 28 + s.json().length;
-            }
-            for (AttachmentContent a : stored.attachments()) {
-                n += 12 + 3L * (a.sha2().length() + a.contentType().length()) + a.content().length;
-            }
-        } else if (event instanceof DocumentWritten w) {
-            n += keySize(w.key()) + 12 + 3L * (w.contentType().length() + w.etag().length()) + w.content().length;
-        } else if (event instanceof DocumentsDeleted d) {
-            n += keySize(d.key());
-        }
-        return n;
-    }
-
-    private static long keySize(DocumentKey k) {
-        return 17 + 3L * (k.activityId().length() + k.agent().length() + k.registration().length() + k.id().length());
-    }
-
     /** The shortest entry a void entry can replace. */
     static final int VOID_MIN = 6;
 
@@ -151,6 +133,70 @@ public final class EventCodec {
         } else {
             throw new IllegalArgumentException("a void entry is written only by the torn-tail repair");
         }
+    }
+
+    /**
+     * How many bytes {@link #encode} writes for {@code event}, computed without writing them, so that an event the
+     * log cannot hold is refused before any of it is written.
+     */
+    public static long encodedLength(Event event) {
+        if (event instanceof StatementsStored stored) {
+            long json = 0;
+            for (StoredStatement s : stored.statements()) {
+                json += s.json().length;
+            }
+            return statementsLength(stored.statements().size(), json, stored.attachments());
+        }
+        if (event instanceof DocumentWritten written) {
+            return 2 + CHECKSUM_BYTES + keyLength(written.key()) + stringLength(written.contentType()) + 4L
+                    + written.content().length
+                    + stringLength(written.etag()) + 8;
+        }
+        return 2 + CHECKSUM_BYTES + keyLength(((DocumentsDeleted) event).key()) + 1 + 8;
+    }
+
+    /**
+     * The encoded length of {@code count} statements whose JSON takes {@code jsonBytes} in all, with
+     * {@code attachments}: what a writer can check before it has the statements' final form.
+     */
+    public static long statementsLength(int count, long jsonBytes, List<AttachmentContent> attachments) {
+        long length = HEADER + CHECKSUM_BYTES + (long) count * STATEMENT_HEADER + jsonBytes;
+        if (!attachments.isEmpty()) {
+            length += 4;
+            for (AttachmentContent a : attachments) {
+                length += stringLength(a.sha2()) + stringLength(a.contentType()) + 4L + a.content().length;
+            }
+        }
+        return length;
+    }
+
+    private static long keyLength(DocumentKey key) {
+        return 1 + stringLength(key.activityId()) + stringLength(key.agent()) + stringLength(key.registration())
+                + stringLength(key.id());
+    }
+
+    private static long stringLength(String s) {
+        return 4L + utf8Length(s);
+    }
+
+    private static long utf8Length(String s) {
+        long n = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                n++;
+            } else if (c < 0x800) {
+                n += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                n += 4;
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                n++; // String.getBytes writes a lone surrogate as '?'
+            } else {
+                n += 3;
+            }
+        }
+        return n;
     }
 
     private static void encodeStatements(StatementsStored stored, BytesOut<?> out) {

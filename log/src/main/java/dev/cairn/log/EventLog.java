@@ -19,6 +19,13 @@ public final class EventLog implements AutoCloseable {
 
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(EventLog.class);
 
+    /**
+     * Chronicle's memory-mapping chunk. An entry may take at most a quarter of it (Chronicle's overlap, the part of
+     * the next chunk mapped with each one): 128 MiB holds entries of 32 MiB, room for a body of the largest
+     * {@code --max-body} with the fields the sequencer adds. Files are sparse, so disk use is what entries take.
+     */
+    public static final long BLOCK_SIZE = 128L << 20;
+
     private final Path dir;
     private final SingleChronicleQueue queue;
     private final SyncedPosition synced;
@@ -31,13 +38,27 @@ public final class EventLog implements AutoCloseable {
 
     /** Opens (creating if needed) the log in {@code dir}, with msync on every {@link LogAppender#sync()}. */
     public static EventLog open(Path dir) {
-        SingleChronicleQueue queue = SingleChronicleQueueBuilder.binary(dir).syncMode(SyncMode.SYNC).build();
+        return open(dir, BLOCK_SIZE);
+    }
+
+    /**
+     * Opens the log with another block size, which bounds its entries ({@link #maxEntryBytes()}); every process
+     * of a log must use the same one. Tests use a small one to reach the limit with small events.
+     */
+    public static EventLog open(Path dir, long blockSize) {
+        SingleChronicleQueue queue = SingleChronicleQueueBuilder.binary(dir).blockSize(blockSize)
+                .syncMode(SyncMode.SYNC).build();
         try {
             return new EventLog(dir, queue, SyncedPosition.open(dir));
         } catch (RuntimeException e) {
             queue.close();
             throw e;
         }
+    }
+
+    /** The most bytes one event may take in this log: Chronicle's limit for one entry. */
+    public long maxEntryBytes() {
+        return queue.overlapSize();
     }
 
     public Path dir() {
@@ -54,7 +75,7 @@ public final class EventLog implements AutoCloseable {
 
     LogAppender appender(boolean preallocate) {
         repairTornTail();
-        return new LogAppender(queue, synced, preallocate);
+        return new LogAppender(queue, synced, maxEntryBytes(), preallocate);
     }
 
     /**

@@ -32,6 +32,7 @@ public final class LogAppender implements AutoCloseable {
     private final SingleChronicleQueue queue;
     private final SyncedPosition synced;
     private final Preallocation preallocation;
+    private final long maxEntryBytes;
     private ExcerptAppender appender;
     private long lastAppended = -1;
     /** After a failed append: the region of {@link #dirtyFile} to zero before the next one, or null. */
@@ -39,10 +40,14 @@ public final class LogAppender implements AutoCloseable {
     private long dirtyFrom;
     private long dirtyTo;
 
-    /** @param preallocate false only in tests of what happens without it (a write that faults) */
-    LogAppender(SingleChronicleQueue queue, SyncedPosition synced, boolean preallocate) {
+    /**
+     * @param maxEntryBytes the most one entry may hold
+     * @param preallocate   false only in tests of what happens without it (a write that faults)
+     */
+    LogAppender(SingleChronicleQueue queue, SyncedPosition synced, long maxEntryBytes, boolean preallocate) {
         this.queue = queue;
         this.synced = synced;
+        this.maxEntryBytes = maxEntryBytes;
         this.preallocation = preallocate ? new Preallocation() : null;
         this.appender = queue.createAppender();
     }
@@ -50,14 +55,18 @@ public final class LogAppender implements AutoCloseable {
     /**
      * Appends one event and returns its index.
      *
+     * @throws EntryTooLargeException when the event is larger than an entry (nothing was appended)
      * @throws LogFullException when the disk has no room for it (nothing was appended)
      * @throws LogWriteException when it could not be appended for another reason (nothing was appended)
      */
     public long append(Event event) {
+        long size = EventCodec.encodedLength(event);
+        if (size > maxEntryBytes) {
+            throw new EntryTooLargeException(size, maxEntryBytes);
+        }
         if (appender == null) {
             reopen();
         }
-        long size = EventCodec.maxSize(event);
         long start = -1;
         File file = null;
         try {

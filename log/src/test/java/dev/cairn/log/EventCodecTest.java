@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.zip.CRC32C;
 import java.util.UUID;
+import dev.cairn.xapi.DocumentKey;
 import org.junit.jupiter.api.Test;
 
 class EventCodecTest {
@@ -106,6 +107,22 @@ class EventCodecTest {
         assertEquals(42, out.statements().get(0).storedMillis());
         assertArrayEquals(JSON, out.statements().get(0).json());
         assertTrue(out.attachments().isEmpty());
+    }
+
+    @Test
+    void encodedLengthIsWhatEncodeWrites() {
+        DocumentKey key = new DocumentKey(DocumentKey.Kind.STATE, "http://example.com/é", "{\"mbox\":\"mailto:a@b\"}",
+                "", "state-😀-\ud800");
+        List<Event> events = List.of(
+                new StatementsStored(List.of(new StoredStatement(ID, 42, JSON), new StoredStatement(ID, 43, new byte[0]))),
+                new StatementsStored(List.of(new StoredStatement(ID, 42, JSON)),
+                        List.of(new AttachmentContent("ab12", "text/plain; charset=ü", new byte[] {1, 2, 3})), false),
+                new DocumentWritten(key, "application/json", "{\"a\":1}".getBytes(StandardCharsets.UTF_8),
+                        "0123456789abcdef0123456789abcdef01234567", 7),
+                new DocumentsDeleted(key, true, 8));
+        for (Event e : events) {
+            assertEquals(encoded(e).length, EventCodec.encodedLength(e), e.toString());
+        }
     }
 
     private static byte[] typeOneEntry() {

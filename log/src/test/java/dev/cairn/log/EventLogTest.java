@@ -92,4 +92,67 @@ class EventLogTest {
         assertTrue(e.getMessage().contains("1234"), e.getMessage());
         assertTrue(e.getMessage().contains("format 9"), e.getMessage());
     }
+
+    /** A statement event whose encoded form takes exactly {@code length} bytes. */
+    private static StatementsStored eventOfLength(long length) {
+        byte[] json = new byte[(int) length - 38]; // format 2: format, checksum, type, count, one statement header
+        java.util.Arrays.fill(json, (byte) 'x');
+        return new StatementsStored(List.of(new StoredStatement(UUID.randomUUID(), 1, json)));
+    }
+
+    @Test
+    void anEventOfTheLargestEntrySizeIsAppendedAndReadBack() {
+        try (EventLog log = EventLog.open(dir, 1 << 20); LogAppender appender = log.appender();
+             LogTailer tailer = log.tailer(-1)) {
+            StatementsStored largest = eventOfLength(log.maxEntryBytes());
+            long index = appender.append(largest);
+            appender.sync();
+            assertArrayEquals(largest.statements().get(0).json(),
+                    ((StatementsStored) tailer.next().event()).statements().get(0).json());
+            assertEquals(index, log.lastIndex());
+        }
+    }
+
+    @Test
+    void anEventLargerThanAnEntryIsRefusedAndLeavesTheLogAsItWas() {
+        try (EventLog log = EventLog.open(dir, 1 << 20); LogAppender appender = log.appender();
+             LogTailer tailer = log.tailer(-1)) {
+            long first = appender.append(event(1));
+            EntryTooLargeException e = assertThrows(EntryTooLargeException.class,
+                    () -> appender.append(eventOfLength(log.maxEntryBytes() + 1)));
+            assertEquals(log.maxEntryBytes() + 1, e.length());
+            assertEquals(first, log.lastIndex());
+            long next = appender.append(event(2));
+            appender.sync();
+            assertEquals(first, tailer.next().index());
+            assertEquals(next, tailer.next().index());
+            assertEquals(2, ((StatementsStored) log.tailer(first).next().event()).statements().size());
+            assertNull(tailer.next());
+        }
+    }
+
+    @Test
+    void theDefaultLogHoldsEntriesOfAQuarterOfItsBlock() {
+        try (EventLog log = EventLog.open(dir)) {
+            assertEquals(EventLog.BLOCK_SIZE / 4, log.maxEntryBytes());
+        }
+    }
+
+    /** Logs written before the block size grew from Chronicle's default of 64 MiB read and append as before. */
+    @Test
+    void aLogWrittenWithTheFormerBlockSizeReopensWithTheCurrentOne() {
+        long old;
+        try (EventLog log = EventLog.open(dir, 64L << 20); LogAppender appender = log.appender()) {
+            old = appender.append(event(3));
+            appender.sync();
+        }
+        try (EventLog log = EventLog.open(dir); LogAppender appender = log.appender(); LogTailer tailer = log.tailer(-1)) {
+            long large = appender.append(eventOfLength(20 << 20));
+            appender.sync();
+            assertEquals(old, tailer.next().index());
+            LogEntry e = tailer.next();
+            assertEquals(large, e.index());
+            assertEquals((20 << 20) - 38, ((StatementsStored) e.event()).statements().get(0).json().length);
+        }
+    }
 }

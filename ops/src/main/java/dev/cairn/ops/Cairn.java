@@ -1,6 +1,8 @@
 package dev.cairn.ops;
 
 import dev.cairn.http.BodyReceiver;
+import dev.cairn.http.CorsPolicy;
+import dev.cairn.http.HttpServer;
 import dev.cairn.ingest.AckMode;
 import dev.cairn.ingest.CommandSubmitter;
 import dev.cairn.ingest.DiskReserve;
@@ -32,10 +34,8 @@ import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
 import io.undertow.server.HttpHandler;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -51,6 +51,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.xnio.OptionMap;
 
 /**
  * One Cairn process: the log, the database, and the parts its {@link Role}s ask for (the projector, the sequencer's
@@ -118,7 +119,8 @@ public final class Cairn implements AutoCloseable {
                 started(ring);
                 Gauge.builder("cairn.ingest.ring.occupancy", ring, IngestRing::occupancy)
                         .description("Write commands waiting for the sequencer").register(metrics);
-                CommandSubmitter submitter = new CommandSubmitter(ring, tracker, AckMode.parse(s.ack()).orElseThrow());
+                CommandSubmitter submitter = started(new CommandSubmitter(ring, tracker,
+                        AckMode.parse(s.ack()).orElseThrow(), log.maxEntryBytes(), s.visibleTimeoutMillis()));
                 Map<DocumentKey.Kind, HttpHandler> documentWrites = new EnumMap<>(DocumentKey.Kind.class);
                 for (DocumentKey.Kind kind : DocumentKey.Kind.values()) {
                     documentWrites.put(kind, new DocumentWriteHandler(kind, submitter, s.maxBodyBytes()));
@@ -133,10 +135,11 @@ public final class Cairn implements AutoCloseable {
                     documentReads.put(kind, new OnWorker(new DocumentReadHandler(kind, documents)));
                 }
                 reads = new HttpApi.Reads(new OnWorker(new StatementQueryHandler(new StatementReader(db), documents,
-                        s.defaultLimit(), s.maxLimit())), documentReads, new OnWorker(new ActivitiesHandler(documents)),
+                        s.defaultLimit(), s.maxLimit(), s.maxPageBytes())), documentReads, new OnWorker(new ActivitiesHandler(documents)),
                         new OnWorker(new AgentsHandler(documents)));
             }
 
+            CorsPolicy cors = s.cors();
             HttpApi.Operator operator = new HttpApi.Operator(metrics,
                     new Health(log, tracker, s.readyLagMillis(), projectorRunning, metrics, reserve::shortfall));
             HttpHandler root;
@@ -144,17 +147,23 @@ public final class Cairn implements AutoCloseable {
                 credentialCreated = AdminCredential.ensure(new CredentialStore(db), s.adminCredential());
                 root = HttpApi.build(new CredentialAuthenticator(new CredentialStore(db)),
                         XapiVersion.fromHeader(s.xapiVersion()).orElseThrow(), tracker::consistentThroughMillis,
-                        s.maxBodyBytes(), writes, reads, operator);
+                        s.maxBodyBytes(), writes, reads, operator, cors, s.bodyTimeoutMillis());
             } else {
                 credentialCreated = null;
-                root = HttpApi.operatorOnly(operator);
+                root = HttpApi.operatorOnly(operator, XapiVersion.fromHeader(s.xapiVersion()).orElseThrow(), cors,
+                        s.bodyTimeoutMillis());
             }
-            Undertow server = Undertow.builder().addHttpListener(s.port(), s.host())
-                    .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, BodyReceiver.undertowCap(s.maxBodyBytes()))
-                    .setHandler(root).build();
-            server.start();
-            started(server::stop);
-            port = ((InetSocketAddress) server.getListenerInfo().get(0).getAddress()).getPort();
+            // Headers must arrive whole within header-timeout of their first byte (Undertow's parse timeout); a
+            // connection idle between requests is closed after 60 s; bodies have body-timeout (BodyDeadlineHandler).
+            HttpServer server = started(HttpServer.start(s.host(), s.port(), root, OptionMap.builder()
+                    .set(UndertowOptions.MAX_ENTITY_SIZE, BodyReceiver.undertowCap(s.maxBodyBytes()))
+                    .set(UndertowOptions.NO_REQUEST_TIMEOUT, 60_000)
+                    .set(UndertowOptions.REQUEST_PARSE_TIMEOUT, (int) s.headerTimeoutMillis())
+                    // Clients put braces, quotes, pipes and non-ASCII characters into query strings unencoded (a JSON
+                    // agent in ?agent=, a browser's query string): decode them as UTF-8 as the client meant.
+                    .set(UndertowOptions.ALLOW_UNESCAPED_CHARACTERS_IN_URL, true)
+                    .getMap(), s.maxConnections(), HttpServer.malformedAnswer(s.xapiVersion(), cors)));
+            port = server.port();
             LOG.info("Cairn {} listening on http://{}:{} (database {}, log {}) after {} ms", roles, s.host(), port,
                     s.db(), s.log(), (System.nanoTime() - started) / 1_000_000);
         } catch (Exception | Error e) {

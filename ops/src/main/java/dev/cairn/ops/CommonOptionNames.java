@@ -6,7 +6,8 @@ import java.util.List;
 final class CommonOptionNames {
     static final List<String> ALL = List.of("data", "db", "log", "host", "port", "admin-credential", "ack", "max-body",
             "default-limit", "max-limit", "ring-size", "projector-batch", "ready-lag", "xapi-version",
-            "disk-reserve");
+            "cors-origins", "cors-max-age", "header-timeout", "body-timeout", "max-connections",
+            "visible-timeout", "max-page-bytes", "disk-reserve");
 
     private CommonOptionNames() {
     }

@@ -56,6 +56,12 @@ final class CommonOptions {
             description = "Most statements per page; limit=0 asks for this (env CAIRN_MAX_LIMIT; default: ${DEFAULT-VALUE}).")
     int maxLimit;
 
+    @Option(names = "--max-page-bytes", defaultValue = "16777216",
+            description = "Most bytes of statements and attachments in a page of GET /statements; a page that would pass "
+                    + "it ends early with a more link, but holds at least one statement (env CAIRN_MAX_PAGE_BYTES; "
+                    + "default: ${DEFAULT-VALUE}).")
+    long maxPageBytes;
+
     @Option(names = "--ring-size", defaultValue = "4096",
             description = "Slots in the ingest ring, a power of two; a full ring answers 503 (env CAIRN_RING_SIZE; default: ${DEFAULT-VALUE}).")
     int ringSize;
@@ -74,6 +80,37 @@ final class CommonOptions {
                     + "(env CAIRN_XAPI_VERSION; default: ${DEFAULT-VALUE}).")
     String xapiVersion;
 
+    @Option(names = "--cors-origins", defaultValue = Settings.DEFAULT_CORS_ORIGINS,
+            description = "Origins that browser content may call Cairn from: * for any (every request still needs a "
+                    + "credential), or a comma-separated list such as https://lms.example.com,https://*.cdn.example.com "
+                    + "(env CAIRN_CORS_ORIGINS; default: ${DEFAULT-VALUE}).")
+    String corsOrigins;
+
+    @Option(names = "--cors-max-age", defaultValue = "" + Settings.DEFAULT_CORS_MAX_AGE_SECONDS,
+            description = "Seconds a browser may cache the answer to a CORS preflight (env CAIRN_CORS_MAX_AGE; "
+                    + "default: ${DEFAULT-VALUE}).")
+    long corsMaxAge;
+
+    @Option(names = "--header-timeout", defaultValue = "10000",
+            description = "Milliseconds a request's headers may take to arrive, from their first byte; then the "
+                    + "connection is closed (env CAIRN_HEADER_TIMEOUT; default: ${DEFAULT-VALUE}).")
+    long headerTimeout;
+
+    @Option(names = "--body-timeout", defaultValue = "60000",
+            description = "Milliseconds a request's body may take to arrive whole; then the request gets 408 and the "
+                    + "connection is closed (env CAIRN_BODY_TIMEOUT; default: ${DEFAULT-VALUE}).")
+    long bodyTimeout;
+
+    @Option(names = "--max-connections", defaultValue = "1000",
+            description = "Most client connections open at once; further ones wait to be accepted "
+                    + "(env CAIRN_MAX_CONNECTIONS; default: ${DEFAULT-VALUE}).")
+    int maxConnections;
+
+    @Option(names = "--visible-timeout", defaultValue = "5000",
+            description = "Milliseconds an ack=visible write waits to become readable; past it, it is answered as durable "
+                    + "(its usual success, with the header X-Cairn-Ack: durable) (env CAIRN_VISIBLE_TIMEOUT; default: ${DEFAULT-VALUE}).")
+    long visibleTimeout;
+
     @Option(names = "--disk-reserve", defaultValue = "268435456",
             description = "Free bytes writes must leave on the disks of the log and of a SQLite database; below it writes "
                     + "get 507 and /health/ready says why (env CAIRN_DISK_RESERVE; default: ${DEFAULT-VALUE}).")
@@ -83,6 +120,8 @@ final class CommonOptions {
         Path dataDir = data.toAbsolutePath();
         return new Settings(host, port, dataDir, db != null ? db : Cairn.defaultDb(dataDir),
                 log != null ? log.toAbsolutePath() : Cairn.defaultLog(dataDir), adminCredential, ack, maxBody,
-                defaultLimit, maxLimit, ringSize, projectorBatch, readyLag, xapiVersion, diskReserve);
+                defaultLimit, maxLimit, ringSize, projectorBatch, readyLag, xapiVersion, corsOrigins, corsMaxAge,
+                headerTimeout, bodyTimeout, maxConnections, visibleTimeout,
+                maxPageBytes, diskReserve);
     }
 }

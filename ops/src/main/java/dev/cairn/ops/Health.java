@@ -1,7 +1,13 @@
 package dev.cairn.ops;
 
 import dev.cairn.http.Responses;
+import dev.cairn.log.DocumentWritten;
+import dev.cairn.log.DocumentsDeleted;
 import dev.cairn.log.EventLog;
+import dev.cairn.log.LogEntry;
+import dev.cairn.log.LogTailer;
+import dev.cairn.log.StatementsStored;
+import dev.cairn.store.Watermark;
 import dev.cairn.store.WatermarkTracker;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -14,8 +20,13 @@ import java.util.function.Supplier;
 
 /**
  * The operator's endpoints, outside /xapi and without authentication: {@code /metrics} (Prometheus text),
- * {@code /health/live} (the process answers) and {@code /health/ready} (the projector is within the allowed lag
- * and, in a process that runs one, has not stopped). Also registers the projector lag gauges.
+ * {@code /health/live} (the process answers) and {@code /health/ready} (the projector is within the allowed lag,
+ * nothing is known to hold the watermark back and, in a process that runs a projector, it has not stopped). Also
+ * registers the projector lag gauges.
+ *
+ * <p>The lag is measured from the log's end, not from what the projector last did: the entries the watermark has
+ * not passed, and how long the oldest of them has waited (since the sequencer stamped it). So a projector that
+ * stopped moving is never reported ready, whatever it last said.
  */
 final class Health {
     private final EventLog log;
@@ -24,6 +35,11 @@ final class Health {
     private final BooleanSupplier projectorRunning;
     /** Null while the disks have their reserve free, else what is short. */
     private final Supplier<String> diskShortfall;
+    /** The time of the entry after the watermark, read from the log once per watermark. */
+    private volatile Oldest oldest = new Oldest(Long.MIN_VALUE, 0);
+
+    private record Oldest(long afterIndex, long millis) {
+    }
 
     Health(EventLog log, WatermarkTracker tracker, long readyLagMillis, BooleanSupplier projectorRunning, MeterRegistry metrics,
            Supplier<String> diskShortfall) {
@@ -35,15 +51,63 @@ final class Health {
         Gauge.builder("cairn.projector.lag.events", this, Health::lagEvents)
                 .description("Log entries the projector has not applied yet").register(metrics);
         Gauge.builder("cairn.projector.lag.seconds", this, h -> h.lagMillis() / 1000.0)
-                .description("How far Consistent-Through is behind now").register(metrics);
+                .description("How long the oldest log entry the projector has not applied yet has waited").register(metrics);
     }
 
     long lagEvents() {
         return log.entriesAfter(tracker.current().logIndex());
     }
 
+    /** How long the oldest log entry after the watermark has waited; 0 when the watermark is at the log's end. */
     long lagMillis() {
-        return Math.max(0, tracker.clock().millis() - tracker.consistentThroughMillis());
+        Watermark w = tracker.current();
+        if (log.lastIndex() <= w.logIndex()) {
+            return 0;
+        }
+        Oldest o = oldest;
+        if (o.afterIndex() != w.logIndex()) {
+            long stamped = stampedMillis(w);
+            if (stamped < 0) { // not readable (yet): the watermark's own time, not remembered
+                return Math.max(0, tracker.clock().millis() - w.storedMillis());
+            }
+            o = new Oldest(w.logIndex(), stamped);
+            oldest = o;
+        }
+        return Math.max(0, tracker.clock().millis() - o.millis());
+    }
+
+    /** When the sequencer stamped the entry after {@code w}, or -1 when it cannot be read. */
+    private long stampedMillis(Watermark w) {
+        try (LogTailer tailer = log.tailer(w.logIndex())) {
+            LogEntry e = tailer.next();
+            if (e == null) {
+                return -1;
+            } else if (e.event() instanceof StatementsStored s && !s.statements().isEmpty()) {
+                return s.statements().get(0).storedMillis();
+            } else if (e.event() instanceof DocumentWritten d) {
+                return d.updatedMillis();
+            } else if (e.event() instanceof DocumentsDeleted d) {
+                return d.updatedMillis();
+            }
+            return -1;
+        } catch (RuntimeException e) {
+            return -1; // an entry that cannot be read holds the projector back too; its report says why
+        }
+    }
+
+    /** Why this process is not ready, or null when it is. */
+    private String notReady(long lag, long events, boolean running) {
+        if (!running) {
+            return "projector: stopped";
+        }
+        String stall = tracker.stall();
+        if (stall != null) {
+            return stall;
+        }
+        if (lag > readyLagMillis) {
+            return "projector: " + events + " log entries not applied yet, the oldest for " + lag + " ms";
+        }
+        return null;
     }
 
     HttpHandler live() {
@@ -53,16 +117,19 @@ final class Health {
     HttpHandler ready() {
         return exchange -> {
             long lag = lagMillis();
+            long events = lagEvents();
             boolean running = projectorRunning.getAsBoolean();
             String disk = diskShortfall.get();
-            boolean ready = running && lag <= readyLagMillis && disk == null;
-            StringBuilder body = new StringBuilder("{\"status\":\"").append(ready ? "ready" : "not ready")
-                    .append("\",\"projectorLagMillis\":").append(lag).append(",\"projectorLagEvents\":").append(lagEvents())
-                    .append(",\"projectorRunning\":").append(running).append(",\"readyLagMillis\":").append(readyLagMillis);
-            if (disk != null) {
-                Responses.quote(body.append(",\"disk\":"), "below reserve: " + disk);
+            String reason = disk != null ? "disk below reserve: " + disk : notReady(lag, events, running);
+            StringBuilder body = new StringBuilder(160).append("{\"status\":\"")
+                    .append(reason == null ? "ready" : "not ready").append('"');
+            if (reason != null) {
+                Responses.quote(body.append(",\"reason\":"), reason);
             }
-            Responses.json(exchange, ready ? 200 : 503, body.append('}').toString().getBytes(StandardCharsets.UTF_8));
+            body.append(",\"projectorLagMillis\":").append(lag).append(",\"projectorLagEvents\":").append(events)
+                    .append(",\"projectorRunning\":").append(running).append(",\"readyLagMillis\":")
+                    .append(readyLagMillis).append('}');
+            Responses.json(exchange, reason == null ? 200 : 503, body.toString().getBytes(StandardCharsets.UTF_8));
         };
     }
 

@@ -1,12 +1,18 @@
 package dev.cairn.ops;
 
+import dev.cairn.http.AllowedMethods;
 import dev.cairn.http.AlternateSyntaxHandler;
 import dev.cairn.http.Authenticator;
 import dev.cairn.http.BasicAuthHandler;
+import dev.cairn.http.BodyDeadlineHandler;
 import dev.cairn.http.ConsistentThroughHandler;
+import dev.cairn.http.CorsHandler;
+import dev.cairn.http.CorsPolicy;
+import dev.cairn.http.ErrorPolicy;
 import dev.cairn.http.Responses;
 import dev.cairn.http.Scope;
 import dev.cairn.http.ScopeHandler;
+import dev.cairn.http.TransferCodingHandler;
 import dev.cairn.http.VersionHandler;
 import dev.cairn.query.AboutHandler;
 import dev.cairn.query.StatementQueryHandler;
@@ -15,9 +21,6 @@ import dev.cairn.xapi.XapiVersion;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.server.handlers.PathHandler;
-import io.undertow.util.Headers;
-import io.undertow.util.HttpString;
-import io.undertow.util.Methods;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -25,10 +28,12 @@ import java.util.function.LongSupplier;
 
 /**
  * The HTTP API as one visible chain: {@code /xapi/about} is open; every other resource is
- * {@code auth(version(byMethod(scope(reads), scope(writes))))}, and the Statement resource is also wrapped in
- * {@code consistentThrough(...)} so that every response of it, errors included, carries the header. Each
- * resource but /about first passes {@code alternateSyntax(...)}, which turns a 1.0.3 Alternate Request Syntax
- * POST into the request it stands for before authentication reads its headers.
+ * {@code alternateSyntax(allowedMethods(auth(version(byMethod(scope(reads), scope(writes))))))}, and the
+ * Statement resource is also wrapped in {@code consistentThrough(...)} so that every response of it, errors
+ * included, carries the header. {@code alternateSyntax(...)} turns a 1.0.3 Alternate Request Syntax POST into the
+ * request it stands for before anything reads its method or headers; {@code allowedMethods(...)} then answers
+ * 405 to a method the resource does not have (about, metrics and health have GET and HEAD), before
+ * authentication.
  */
 final class HttpApi {
     /** The handlers of the write side (ingest): statements and each document resource. */
@@ -44,6 +49,8 @@ final class HttpApi {
     private static final List<Scope> READ_STATEMENTS = List.of(Scope.STATEMENTS_READ, Scope.STATEMENTS_READ_MINE,
             Scope.ALL_READ, Scope.ALL);
     private static final List<Scope> WRITE_STATEMENTS = List.of(Scope.STATEMENTS_WRITE, Scope.ALL);
+    /** The methods of a resource that only reads. */
+    private static final List<String> READS = List.of("GET", "HEAD");
     private static final List<Scope> READ_DEFINITIONS = List.of(Scope.DEFINE, Scope.PROFILE, Scope.ALL_READ, Scope.ALL);
 
     private HttpApi() {
@@ -58,24 +65,24 @@ final class HttpApi {
      * @param reads  the read side, or null in a process that only writes
      */
     static HttpHandler build(Authenticator auth, XapiVersion fallbackVersion, LongSupplier consistentThrough, long maxBodyBytes, Writes writeSide,
-                             Reads readSide, Operator operator) {
+                             Reads readSide, Operator operator, CorsPolicy cors, long bodyTimeoutMillis) {
         Writes writes = writeSide != null ? writeSide : elsewhereWrites();
         Reads reads = readSide != null ? readSide : elsewhereReads();
         HttpHandler statementReads = scoped(READ_STATEMENTS, reads.statements());
         HttpHandler statementWrites = scoped(WRITE_STATEMENTS, writes.statements());
+        HttpHandler statementRoute = guarded(auth, fallbackVersion, exchange -> byMethod(exchange, statementReads, statementWrites));
         HttpHandler statements = new ConsistentThroughHandler(consistentThrough, new AlternateSyntaxHandler(maxBodyBytes,
-                guarded(auth, fallbackVersion, exchange -> {
-                    boolean more = exchange.getRequestPath().startsWith(StatementQueryHandler.MORE_PREFIX);
-                    byMethod(exchange, statementReads, statementWrites, more ? "GET, HEAD" : "GET, HEAD, PUT, POST");
-                })));
-        PathHandler paths = operatorPaths(operator)
-                .addExactPath("/xapi/about", new AboutHandler())
+                new AllowedMethods(List.of("GET", "HEAD", "PUT", "POST"), statementRoute)));
+        HttpHandler more = new ConsistentThroughHandler(consistentThrough, new AlternateSyntaxHandler(maxBodyBytes,
+                new AllowedMethods(READS, statementRoute)));
+        PathHandler paths = operatorPaths(operator);
+        paths.addExactPath("/xapi/about", new AllowedMethods(READS, new AboutHandler()))
                 .addExactPath("/xapi/statements", statements)
-                .addPrefixPath(StatementQueryHandler.MORE_PREFIX, statements)
-                .addExactPath("/xapi/activities", new AlternateSyntaxHandler(maxBodyBytes,
-                        readOnly(auth, fallbackVersion, scoped(READ_DEFINITIONS, reads.activities()))))
-                .addExactPath("/xapi/agents", new AlternateSyntaxHandler(maxBodyBytes,
-                        readOnly(auth, fallbackVersion, scoped(READ_DEFINITIONS, reads.agents()))));
+                .addPrefixPath(StatementQueryHandler.MORE_PREFIX, more)
+                .addExactPath("/xapi/activities", readOnly(auth, fallbackVersion, maxBodyBytes,
+                        scoped(READ_DEFINITIONS, reads.activities())))
+                .addExactPath("/xapi/agents", readOnly(auth, fallbackVersion, maxBodyBytes,
+                        scoped(READ_DEFINITIONS, reads.agents())));
         String[][] documentPaths = {{"/xapi/activities/state", "STATE"}, {"/xapi/activities/profile", "ACTIVITY_PROFILE"},
                 {"/xapi/agents/profile", "AGENT_PROFILE"}};
         for (String[] d : documentPaths) {
@@ -83,10 +90,23 @@ final class HttpApi {
             Scope own = kind == DocumentKey.Kind.STATE ? Scope.STATE : Scope.PROFILE;
             HttpHandler read = scoped(List.of(own, Scope.ALL_READ, Scope.ALL), reads.documents().get(kind));
             HttpHandler write = scoped(List.of(own, Scope.ALL), writes.documents().get(kind));
-            paths.addExactPath(d[0], new AlternateSyntaxHandler(maxBodyBytes,
-                    guarded(auth, fallbackVersion, exchange -> byMethod(exchange, read, write, "GET, HEAD, PUT, POST, DELETE"))));
+            paths.addExactPath(d[0], new AlternateSyntaxHandler(maxBodyBytes, new AllowedMethods(
+                    List.of("GET", "HEAD", "PUT", "POST", "DELETE"),
+                    guarded(auth, fallbackVersion, exchange -> byMethod(exchange, read, write)))));
         }
-        return new HttpMetricsHandler(operator.registry(), paths);
+        return edge(operator, fallbackVersion, cors, bodyTimeoutMillis, paths);
+    }
+
+    /**
+     * What every request meets first, whatever its path: timing, the one error policy (so every refusal is JSON
+     * and every response names an xAPI version),
+     * then CORS (before authentication, so preflights need no credential and errors carry the allow headers),
+     * then the body's framing and deadline (before anything reads a body).
+     */
+    private static HttpHandler edge(Operator operator, XapiVersion fallbackVersion, CorsPolicy cors,
+                                    long bodyTimeoutMillis, HttpHandler paths) {
+        return new HttpMetricsHandler(operator.registry(), new ErrorPolicy(fallbackVersion, new CorsHandler(cors,
+                new TransferCodingHandler(new BodyDeadlineHandler(bodyTimeoutMillis, paths)))));
     }
 
     /** The operator's endpoints: metrics and health, served by every process. */
@@ -94,16 +114,17 @@ final class HttpApi {
     }
 
     /** A handler tree with only the operator's endpoints (the projector process serves just these). */
-    static HttpHandler operatorOnly(Operator operator) {
-        return new HttpMetricsHandler(operator.registry(), operatorPaths(operator));
+    static HttpHandler operatorOnly(Operator operator, XapiVersion fallbackVersion, CorsPolicy cors,
+                                    long bodyTimeoutMillis) {
+        return edge(operator, fallbackVersion, cors, bodyTimeoutMillis, operatorPaths(operator));
     }
 
     private static PathHandler operatorPaths(Operator operator) {
         return new PathHandler(exchange -> Responses.error(exchange, 404, "resource.unknown", "path "
                 + exchange.getRequestPath(), "no resource at " + exchange.getRequestPath()))
-                .addExactPath("/metrics", Health.metrics(operator.registry()))
-                .addExactPath("/health/live", operator.health().live())
-                .addExactPath("/health/ready", operator.health().ready());
+                .addExactPath("/metrics", new AllowedMethods(READS, Health.metrics(operator.registry())))
+                .addExactPath("/health/live", new AllowedMethods(READS, operator.health().live()))
+                .addExactPath("/health/ready", new AllowedMethods(READS, operator.health().ready()));
     }
 
     private static Writes elsewhereWrites() {
@@ -134,18 +155,15 @@ final class HttpApi {
         return new BasicAuthHandler(auth, new VersionHandler(fallbackVersion, route));
     }
 
-    private static HttpHandler readOnly(Authenticator auth, XapiVersion fallbackVersion, HttpHandler read) {
-        return guarded(auth, fallbackVersion, exchange -> byMethod(exchange, read, null, "GET, HEAD"));
+    /** A resource that only reads: GET and HEAD (or a 1.0.3 Alternate Request Syntax POST standing for one). */
+    private static HttpHandler readOnly(Authenticator auth, XapiVersion fallbackVersion, long maxBodyBytes, HttpHandler read) {
+        return new AlternateSyntaxHandler(maxBodyBytes, new AllowedMethods(READS, guarded(auth, fallbackVersion, read)));
     }
 
-    /** GET and HEAD go to the read side, the other allowed methods to the write side; the rest get 405. */
-    private static void byMethod(HttpServerExchange exchange, HttpHandler read, HttpHandler write, String allowed)
-            throws Exception {
-        HttpString m = exchange.getRequestMethod();
-        if (!List.of(allowed.split(", ")).contains(m.toString())) {
-            exchange.getResponseHeaders().put(Headers.ALLOW, allowed);
-            Responses.error(exchange, 405, "method.not_allowed", "method " + m, m + " is not allowed here; use " + allowed);
-        } else if (m.equals(Methods.GET) || m.equals(Methods.HEAD)) {
+    /** GET and HEAD go to the read side, the other methods (which {@link AllowedMethods} let through) to the write side. */
+    private static void byMethod(HttpServerExchange exchange, HttpHandler read, HttpHandler write) throws Exception {
+        String m = exchange.getRequestMethod().toString();
+        if (m.equals("GET") || m.equals("HEAD")) {
             read.handleRequest(exchange);
         } else {
             write.handleRequest(exchange);

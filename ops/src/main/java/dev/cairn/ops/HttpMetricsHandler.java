@@ -25,13 +25,21 @@ final class HttpMetricsHandler implements HttpHandler {
         exchange.addExchangeCompleteListener((ex, nextListener) -> {
             Timer.builder("cairn.http.requests").description("HTTP requests by resource, method and status")
                     .tag("resource", resource(ex.getRequestPath()))
-                    .tag("method", ex.getRequestMethod().toString())
+                    .tag("method", method(ex.getRequestMethod().toString()))
                     .tag("status", String.valueOf(ex.getStatusCode()))
                     .register(metrics)
                     .record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
             nextListener.proceed();
         });
         next.handleRequest(exchange);
+    }
+
+    /** A bounded set of tag values: a client can send any method token, and each would be a new series. */
+    static String method(String method) {
+        return switch (method) {
+            case "GET", "HEAD", "PUT", "POST", "DELETE", "OPTIONS", "PATCH", "TRACE", "CONNECT" -> method;
+            default -> "other";
+        };
     }
 
     /** A bounded set of tag values: the resource, never the raw path (ids would explode the series). */

@@ -55,8 +55,8 @@ final class ImportRingSink implements ImportSink {
     @Override
     public Pending submit(List<ParsedStatement> statements) {
         CompletableFuture<WriteOutcome> outcome = new CompletableFuture<>();
-        WriteCommand command = new WriteCommand.Statements(statements, List.of(), null, writer.authority(), writer.defines(),
-                version, outcome);
+        WriteCommand command = new WriteCommand.Statements(statements, List.of(), null, writer.authority(),
+                writer.authorityKey(), writer.defines(), writer.voidsAnyStatement(), version, outcome);
         while (!ring.tryPublish(command)) {
             Thread.onSpinWait(); // the pipeline bounds what is in flight, so the ring frees up within a batch
         }

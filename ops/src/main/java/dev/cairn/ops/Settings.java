@@ -1,5 +1,7 @@
 package dev.cairn.ops;
 
+import dev.cairn.http.CorsPolicy;
+import dev.cairn.log.EventLog;
 import dev.cairn.store.Dialect;
 import dev.cairn.xapi.XapiVersion;
 import java.nio.file.Path;
@@ -21,25 +23,52 @@ import java.nio.file.Path;
  * @param projectorBatch   most statements the projector applies in one transaction
  * @param readyLagMillis   the projector lag past which /health/ready answers 503
  * @param xapiVersion      the version reported to a request that names none or one Cairn does not speak
+ * @param corsOrigins      the origins browser content may call from: {@code *} or a list ({@link CorsPolicy})
+ * @param corsMaxAgeSeconds how long a browser may cache a preflight's answer
+ * @param headerTimeoutMillis how long a request's headers may take to arrive, from their first byte
+ * @param bodyTimeoutMillis   how long a request's body may take to arrive whole, from the end of its headers
+ * @param maxConnections      most connections open at once; past it new ones wait in the listen backlog
+ * @param visibleTimeoutMillis how long an {@code ack=visible} write waits to become visible before it is answered
+ *                         as durable only
+ * @param maxPageBytes     most bytes of statements and attachments in a page of GET /statements (always one statement)
  * @param diskReserveBytes the free space writes leave on the disks of the log and of a SQLite database (507 below it)
  */
 public record Settings(String host, int port, Path data, String db, Path log, String adminCredential, String ack,
                        long maxBodyBytes, int defaultLimit, int maxLimit, int ringSize, int projectorBatch,
-                       long readyLagMillis, String xapiVersion, long diskReserveBytes) {
+                       long readyLagMillis, String xapiVersion, String corsOrigins, long corsMaxAgeSeconds,
+                       long headerTimeoutMillis, long bodyTimeoutMillis, int maxConnections,
+                       long visibleTimeoutMillis, long maxPageBytes, long diskReserveBytes) {
     public static final long DEFAULT_READY_LAG_MILLIS = 10_000;
+    public static final String DEFAULT_CORS_ORIGINS = "*";
+    public static final long DEFAULT_CORS_MAX_AGE_SECONDS = 7200;
+    public static final long DEFAULT_HEADER_TIMEOUT_MILLIS = 10_000;
+    public static final long DEFAULT_BODY_TIMEOUT_MILLIS = 60_000;
+    public static final int DEFAULT_MAX_CONNECTIONS = 1000;
+    public static final long DEFAULT_VISIBLE_TIMEOUT_MILLIS = 5_000;
+    public static final long DEFAULT_MAX_PAGE_BYTES = 16 << 20;
     public static final long DEFAULT_DISK_RESERVE_BYTES = 256L << 20;
+    /** The largest max-body: a body of it, with the fields the sequencer adds, fits in one log entry. */
+    static final long MAX_MAX_BODY = EventLog.BLOCK_SIZE / 4 - (1 << 20);
 
     /** Settings with the default readiness lag. */
     public Settings(String host, int port, Path data, String db, Path log, String adminCredential, String ack,
                     long maxBodyBytes, int defaultLimit, int maxLimit, int ringSize, int projectorBatch) {
         this(host, port, data, db, log, adminCredential, ack, maxBodyBytes, defaultLimit, maxLimit, ringSize,
-                projectorBatch, DEFAULT_READY_LAG_MILLIS, XapiVersion.V2_0_0.header(), DEFAULT_DISK_RESERVE_BYTES);
+                projectorBatch, DEFAULT_READY_LAG_MILLIS, XapiVersion.V2_0_0.header(), DEFAULT_CORS_ORIGINS,
+                DEFAULT_CORS_MAX_AGE_SECONDS, DEFAULT_HEADER_TIMEOUT_MILLIS, DEFAULT_BODY_TIMEOUT_MILLIS,
+                DEFAULT_MAX_CONNECTIONS, DEFAULT_VISIBLE_TIMEOUT_MILLIS, DEFAULT_MAX_PAGE_BYTES, DEFAULT_DISK_RESERVE_BYTES);
     }
 
     /** These settings with another disk reserve. */
     public Settings withDiskReserve(long bytes) {
         return new Settings(host, port, data, db, log, adminCredential, ack, maxBodyBytes, defaultLimit, maxLimit,
-                ringSize, projectorBatch, readyLagMillis, xapiVersion, bytes);
+                ringSize, projectorBatch, readyLagMillis, xapiVersion, corsOrigins, corsMaxAgeSeconds,
+                headerTimeoutMillis, bodyTimeoutMillis, maxConnections, visibleTimeoutMillis, maxPageBytes, bytes);
+    }
+
+    /** The CORS policy these settings name. */
+    public CorsPolicy cors() {
+        return CorsPolicy.parse(corsOrigins, corsMaxAgeSeconds);
     }
 
     /** Checks every value, with a message that names the setting and the value. */
@@ -57,8 +86,9 @@ public record Settings(String host, int port, Path data, String db, Path log, St
         if (!ack.equals("durable") && !ack.equals("visible")) {
             throw new IllegalArgumentException("ack=" + ack + " must be durable or visible");
         }
-        if (maxBodyBytes < 1024) {
-            throw new IllegalArgumentException("max-body=" + maxBodyBytes + " is below 1024 bytes");
+        if (maxBodyBytes < 1024 || maxBodyBytes > MAX_MAX_BODY) {
+            throw new IllegalArgumentException("max-body=" + maxBodyBytes + " is out of range (1024-" + MAX_MAX_BODY
+                    + ": a write must fit in one log entry)");
         }
         if (defaultLimit < 1 || maxLimit < defaultLimit) {
             throw new IllegalArgumentException("default-limit=" + defaultLimit + " must be at least 1 and at most max-limit="
@@ -76,8 +106,25 @@ public record Settings(String host, int port, Path data, String db, Path log, St
         if (diskReserveBytes < 0) {
             throw new IllegalArgumentException("disk-reserve=" + diskReserveBytes + " must not be negative");
         }
+        cors();
+        if (visibleTimeoutMillis < 1) {
+            throw new IllegalArgumentException("visible-timeout=" + visibleTimeoutMillis + " must be at least 1");
+        }
+        if (maxPageBytes < 1024 || maxPageBytes > 1 << 30) {
+            throw new IllegalArgumentException("max-page-bytes=" + maxPageBytes + " is out of range (1024-1073741824)");
+        }
         if (projectorBatch < 1) {
             throw new IllegalArgumentException("projector-batch=" + projectorBatch + " must be at least 1");
+        }
+        if (headerTimeoutMillis < 1 || headerTimeoutMillis > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("header-timeout=" + headerTimeoutMillis + " is out of range (1-"
+                    + Integer.MAX_VALUE + " ms)");
+        }
+        if (bodyTimeoutMillis < 1) {
+            throw new IllegalArgumentException("body-timeout=" + bodyTimeoutMillis + " must be at least 1 ms");
+        }
+        if (maxConnections < 1) {
+            throw new IllegalArgumentException("max-connections=" + maxConnections + " must be at least 1");
         }
         return this;
     }

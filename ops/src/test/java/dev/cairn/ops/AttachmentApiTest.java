@@ -133,6 +133,31 @@ class AttachmentApiTest extends LrsOnEachDatabase {
         assertTrue(get.body().contains("X-Experience-API-Hash: " + hash + "\r\n\r\ninside a SubStatement\r\n"), get.body());
     }
 
+    /** More attachments than one SQL statement may list (SQLite 32,766 parameters, PostgreSQL 65,535) on one page. */
+    @Test
+    void aPageNamingTensOfThousandsOfAttachmentsIsServed() throws Exception {
+        java.util.Random random = new java.util.Random(3);
+        java.util.List<String> ids = new java.util.ArrayList<>();
+        for (int s = 0; s < 4; s++) {
+            StringBuilder atts = new StringBuilder();
+            for (int i = 0; i < 18_000; i++) {
+                byte[] hash = new byte[32];
+                random.nextBytes(hash);
+                atts.append(i == 0 ? "" : ",").append("{\"usageType\":\"http://e.x/u\",\"display\":{\"en\":\"a\"},"
+                        + "\"contentType\":\"text/plain\",\"length\":1,\"sha2\":\"").append(HexFormat.of().formatHex(hash))
+                        .append("\",\"fileUrl\":\"http://e.x/f\"}");
+            }
+            String id = UUID.randomUUID().toString();
+            assertEquals(200, lrs.post(statement(id, atts.toString())).statusCode());
+            ids.add(id);
+        }
+        HttpResponse<String> page = lrs.get("/xapi/statements?attachments=true");
+        assertEquals(200, page.statusCode(), page.body().length() > 300 ? page.body().substring(0, 300) : page.body());
+        for (String id : ids) {
+            assertTrue(page.body().contains("\"id\":\"" + id + "\""), id);
+        }
+    }
+
     @Test
     void fileUrlAttachmentsNeedNoPart() throws Exception {
         byte[] text = "remote".getBytes(StandardCharsets.UTF_8);

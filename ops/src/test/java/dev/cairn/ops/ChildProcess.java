@@ -17,6 +17,7 @@ final class ChildProcess implements AutoCloseable {
     final String command;
     final int port;
     private final List<String> args;
+    private final List<String> jvmOptions = new ArrayList<>();
     private final Path output;
     private Process process;
 
@@ -34,6 +35,12 @@ final class ChildProcess implements AutoCloseable {
         }
     }
 
+    /** JVM options for the child, after the test JVM's own (so they win). */
+    ChildProcess jvmOptions(List<String> options) {
+        jvmOptions.addAll(options);
+        return this;
+    }
+
     ChildProcess start() throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
@@ -42,7 +49,9 @@ final class ChildProcess implements AutoCloseable {
                 cmd.add(a);
             }
         }
-        cmd.addAll(List.of("-Xmx256m", "-cp", System.getProperty("java.class.path"), Main.class.getName(), command));
+        cmd.add("-Xmx256m");
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(), command));
         cmd.addAll(args);
         process = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile())).start();

@@ -75,6 +75,42 @@ class ConfigurationTest {
     }
 
     @Test
+    void timeoutsAndTheConnectionCapHaveDefaultsAndComeFromFlagsEnvironmentOrFile() throws Exception {
+        Settings d = settings(Map.of());
+        assertEquals(10_000, d.headerTimeoutMillis());
+        assertEquals(60_000, d.bodyTimeoutMillis());
+        assertEquals(1000, d.maxConnections());
+        Path file = dir.resolve("limits.properties");
+        Files.writeString(file, "max-connections=200\n");
+        Settings s = settings(Map.of("CAIRN_BODY_TIMEOUT", "120000"), "--config", file.toString(),
+                "--header-timeout", "5000");
+        assertEquals(5000, s.headerTimeoutMillis());
+        assertEquals(120_000, s.bodyTimeoutMillis());
+        assertEquals(200, s.maxConnections());
+    }
+
+    @Test
+    void aMaxBodyALogEntryCannotHoldAndNonPositiveLimitsAreRefusedAtStart() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> settings(Map.of(), "--max-body", "40000000").validate());
+        assertEquals("max-body=40000000 is out of range (1024-" + Settings.MAX_MAX_BODY
+                + ": a write must fit in one log entry)", e.getMessage());
+        settings(Map.of(), "--max-body", String.valueOf(Settings.MAX_MAX_BODY)).validate();
+        assertEquals(2, Main.run(Map.of(), "serve", "--header-timeout", "0", "--data", dir.toString()));
+        assertEquals(2, Main.run(Map.of(), "serve", "--body-timeout", "0", "--data", dir.toString()));
+        assertEquals(2, Main.run(Map.of(), "serve", "--max-connections", "0", "--data", dir.toString()));
+    }
+
+    @Test
+    void thePageByteBoundDefaultsTo16MiBAndIsChecked() {
+        assertEquals(16 << 20, settings(Map.of()).maxPageBytes());
+        assertEquals(65536, settings(Map.of("CAIRN_MAX_PAGE_BYTES", "65536")).maxPageBytes());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> settings(Map.of(), "--max-page-bytes", "100").validate());
+        assertEquals("max-page-bytes=100 is out of range (1024-1073741824)", e.getMessage());
+    }
+
+    @Test
     void anUnknownFlagIsRefused() {
         assertEquals(2, Main.run(Map.of(), "serve", "--prot", "8080"));
     }

@@ -1,6 +1,7 @@
 package dev.cairn.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.store.TestDatabase;
 import java.net.URI;
@@ -98,6 +99,24 @@ class NginxSplitTest {
                 .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString("{\"a\":1}")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(204, put.statusCode(), put.body());
+
+        // Browser content: preflights of reads and writes pass through nginx and are answered without a credential.
+        for (String method : new String[] {"GET", "PUT", "POST"}) {
+            HttpResponse<String> preflight = http.send(HttpRequest.newBuilder(URI.create(base + "/statements"))
+                    .method("OPTIONS", HttpRequest.BodyPublishers.noBody()).header("Origin", "https://lms.example.com")
+                    .header("Access-Control-Request-Method", method)
+                    .header("Access-Control-Request-Headers", "authorization,x-experience-api-version").build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(204, preflight.statusCode(), method + ": " + preflight.body());
+            assertEquals("https://lms.example.com", preflight.headers().firstValue("Access-Control-Allow-Origin")
+                    .orElse(null), method);
+        }
+        HttpResponse<String> read = http.send(request(base + "/statements?statementId=" + id)
+                .header("Origin", "https://lms.example.com").GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, read.statusCode());
+        assertEquals("https://lms.example.com", read.headers().firstValue("Access-Control-Allow-Origin").orElse(null));
+        assertTrue(read.headers().firstValue("Access-Control-Expose-Headers").orElse("")
+                .contains("X-Experience-API-Consistent-Through"));
     }
 
     private HttpRequest.Builder request(String url) {

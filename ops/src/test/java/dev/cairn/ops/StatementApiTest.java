@@ -237,4 +237,72 @@ class StatementApiTest extends LrsOnEachDatabase {
         assertEquals(1, page.get("statements").size());
         assertEquals(voidingId, page.get("statements").get(0).get("id").asText());
     }
+
+    @Test
+    void limitIsAnyNonNegativeIntegerInAsciiDigitsClampedToTheMaximum() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            assertEquals(200, lrs.post(statement("l" + i + "@example.com", COMPLETED, "http://example.com/a")).statusCode());
+        }
+        for (String limit : List.of("2147483648", "99999999999999999999999", "0", "0002")) {
+            HttpResponse<String> r = lrs.get("/xapi/statements?limit=" + limit);
+            assertEquals(200, r.statusCode(), limit + ": " + r.body());
+            assertEquals(limit.equals("0002") ? 2 : 3, TestLrs.json(r).get("statements").size(), limit);
+        }
+        // +5, -0, the Arabic-Indic digit three, the fullwidth digit five, a space, a decimal point
+        for (String limit : List.of("%2B5", "-0", "%D9%A3", "%EF%BC%95", "%205", "5.0", "")) {
+            HttpResponse<String> r = lrs.get("/xapi/statements?limit=" + limit);
+            assertEquals(400, r.statusCode(), limit);
+            assertEquals("parameter limit", TestLrs.json(r).get("where").asText(), limit);
+        }
+    }
+
+    @Test
+    void aContentLengthThatIsNotANonNegativeIntegerInAsciiDigitsGets400AndStoresNothing() throws Exception {
+        String body = statement("cl@example.com", COMPLETED, "http://example.com/a");
+        for (String length : List.of("+" + body.length(), "-0", body.length() + "x", "99999999999999999999",
+                "9223372036854775808", "0x10", body.length() + ".0", "", "\u0663", "\uff15")) {
+            RawHttpRequest.Response r = RawHttpRequest.send(lrs.cairn.port(), "POST /xapi/statements HTTP/1.1",
+                    "Authorization: " + TestLrs.basic(TestLrs.KEY, TestLrs.SECRET) + "\r\nX-Experience-API-Version: 1.0.3\r\n"
+                            + "Content-Type: application/json\r\nContent-Length: " + length + "\r\n", body);
+            assertEquals(400, r.status(), "Content-Length: " + length);
+        }
+        String agent = URLEncoder.encode("{\"mbox\":\"mailto:cl@example.com\"}", StandardCharsets.UTF_8);
+        assertEquals(0, TestLrs.json(lrs.get("/xapi/statements?agent=" + agent)).get("statements").size());
+    }
+
+    @Test
+    void aTimestampWithoutUtcOffsetIs400In20AndReadAsUtcIn103() throws Exception {
+        String id = UUID.randomUUID().toString();
+        String local = "{\"id\":\"" + id + "\",\"timestamp\":\"2024-05-01T12:00:00.250\","
+                + statement("tz@example.com", COMPLETED, "http://example.com/a").substring(1);
+        HttpResponse<String> in20 = lrs.send(lrs.request("/xapi/statements").setHeader("X-Experience-API-Version", "2.0.0")
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(local)));
+        assertEquals(400, in20.statusCode(), in20.body());
+        assertEquals("$.timestamp", TestLrs.json(in20).get("where").asText());
+        assertTrue(TestLrs.json(in20).get("message").asText().contains("UTC offset"), in20.body());
+
+        assertEquals(200, lrs.post(local).statusCode(), "1.0.3 only recommends the offset");
+        assertEquals(204, lrs.put(id, local).statusCode(), "the same statement again is no conflict");
+        // Every read re-reads the stored statement, whichever version asks.
+        for (String q : List.of("", "&format=ids", "&format=canonical", "&attachments=true")) {
+            HttpResponse<String> r = lrs.send(lrs.request("/xapi/statements?statementId=" + id + q)
+                    .setHeader("X-Experience-API-Version", "2.0.0").GET());
+            assertEquals(200, r.statusCode(), q + ": " + r.body());
+        }
+        // Read as UTC: the same statement with 12:00:00.250Z is the same statement, with +01:00 a different one.
+        assertEquals(204, lrs.put(id, local.replace("12:00:00.250", "12:00:00.250Z")).statusCode());
+        assertEquals(409, lrs.put(id, local.replace("12:00:00.250", "12:00:00.250+01:00")).statusCode());
+    }
+
+    @Test
+    void sinceAndUntilWithoutUtcOffsetAre400In20AndReadAsUtcIn103() throws Exception {
+        for (String name : List.of("since", "until")) {
+            String q = "/xapi/statements?" + name + "=2024-05-01T12:00:00";
+            HttpResponse<String> in20 = lrs.send(lrs.request(q).setHeader("X-Experience-API-Version", "2.0.0").GET());
+            assertEquals(400, in20.statusCode(), name);
+            assertEquals("parameter " + name, TestLrs.json(in20).get("where").asText());
+            assertEquals(200, lrs.get(q).statusCode(), name + " in 1.0.3");
+            assertEquals(200, lrs.send(lrs.request(q + "Z").setHeader("X-Experience-API-Version", "2.0.0").GET()).statusCode());
+        }
+    }
 }

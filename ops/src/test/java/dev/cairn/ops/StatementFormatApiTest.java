@@ -95,6 +95,25 @@ class StatementFormatApiTest extends LrsOnEachDatabase {
         assertTrue(r.headers().firstValue("X-Experience-API-Consistent-Through").isPresent());
     }
 
+    @Test
+    void canonicalAnswersEveryAcceptLanguageWithoutAServerError() throws Exception {
+        String id = UUID.randomUUID().toString();
+        assertEquals(200, lrs.post(defining(id, "{\"en-US\":\"Course\",\"de\":\"Kurs\"}")).statusCode());
+        StringBuilder huge = new StringBuilder("de");
+        for (int i = 0; huge.length() < 600_000; i++) {
+            huge.append(",x-").append(i % 100);
+        }
+        for (String header : List.of(";", ";;;", " ", "*", ",", "de;q=0.5;", "de;q=2, ;q=0", "\tde ; q=0.9", huge.toString())) {
+            for (String q : List.of("?statementId=" + id + "&format=canonical", "?format=canonical&limit=1")) {
+                HttpResponse<String> r = lrs.send(lrs.request("/xapi/statements" + q).header("Accept-Language", header).GET());
+                assertEquals(200, r.statusCode(), header.length() > 40 ? "a header of " + header.length() + " chars" : header);
+                JsonNode s = TestLrs.json(r);
+                JsonNode statement = s.has("statements") ? s.get("statements").get(0) : s;
+                assertEquals(1, statement.get("object").get("definition").get("name").size(), header);
+            }
+        }
+    }
+
     private static List<String> names(JsonNode object) {
         List<String> out = new java.util.ArrayList<>();
         object.fieldNames().forEachRemaining(out::add);

@@ -9,6 +9,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import dev.cairn.xapi.XapiVersion;
 import java.time.Clock;
 import java.util.Base64;
 
@@ -26,7 +27,12 @@ final class TestLrs implements AutoCloseable {
     final HttpClient http = HttpClient.newHttpClient();
 
     TestLrs(Path data, String db) throws Exception {
-        this(settings(data, db));
+        this(data, db, Settings.DEFAULT_CORS_ORIGINS);
+    }
+
+    /** @param db the JDBC URL, or null for the default SQLite database in {@code data} */
+    TestLrs(Path data, String db, String corsOrigins) throws Exception {
+        this(settings(data, db != null ? db : Cairn.defaultDb(data), corsOrigins));
     }
 
     TestLrs(Settings settings) throws Exception {
@@ -35,9 +41,26 @@ final class TestLrs implements AutoCloseable {
         this.cairn = Cairn.start(settings, Clock.systemUTC());
     }
 
+    /** The test settings with another body limit, header and body timeouts and connection cap. */
+    static Settings settings(Path data, String db, long maxBody, long headerTimeoutMillis, long bodyTimeoutMillis,
+                             int maxConnections) {
+        Settings s = settings(data, db);
+        return new Settings(s.host(), s.port(), s.data(), s.db(), s.log(), s.adminCredential(), s.ack(), maxBody,
+                s.defaultLimit(), s.maxLimit(), s.ringSize(), s.projectorBatch(), s.readyLagMillis(), s.xapiVersion(),
+                s.corsOrigins(), s.corsMaxAgeSeconds(), headerTimeoutMillis, bodyTimeoutMillis, maxConnections,
+                s.visibleTimeoutMillis(), s.maxPageBytes(), s.diskReserveBytes());
+    }
+
     static Settings settings(Path data, String db) {
+        return settings(data, db, Settings.DEFAULT_CORS_ORIGINS);
+    }
+
+    static Settings settings(Path data, String db, String corsOrigins) {
         return new Settings("127.0.0.1", 0, data, db, Cairn.defaultLog(data), KEY + ":" + SECRET,
-                "visible", MAX_BODY, 100, 1000, 1024, 5000);
+                "visible", MAX_BODY, 100, 1000, 1024, 5000, Settings.DEFAULT_READY_LAG_MILLIS,
+                XapiVersion.V2_0_0.header(), corsOrigins, Settings.DEFAULT_CORS_MAX_AGE_SECONDS,
+                Settings.DEFAULT_HEADER_TIMEOUT_MILLIS, Settings.DEFAULT_BODY_TIMEOUT_MILLIS, Settings.DEFAULT_MAX_CONNECTIONS,
+                Settings.DEFAULT_VISIBLE_TIMEOUT_MILLIS, Settings.DEFAULT_MAX_PAGE_BYTES, Settings.DEFAULT_DISK_RESERVE_BYTES);
     }
 
     String base() {

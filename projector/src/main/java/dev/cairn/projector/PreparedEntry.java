@@ -8,7 +8,6 @@ import dev.cairn.store.ProjectedStatement;
 import dev.cairn.xapi.FilterKeys;
 import dev.cairn.xapi.Statement;
 import dev.cairn.xapi.StatementParser;
-import dev.cairn.xapi.XapiVersion;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -39,10 +38,10 @@ record PreparedEntry(LogEntry entry, List<Prepared> statements) {
         List<Prepared> out = new ArrayList<>(event.statements().size());
         for (StoredStatement s : event.statements()) {
             // The log holds only statements the sequencer accepted, so this parse fails only on a damaged entry
-            // (one of format 1, which has no checksum); 2.0.0 is the superset of what either version accepts.
+            // (one of format 1, which has no checksum); stored statements are read by the rules they were stored under.
             Statement statement;
             try {
-                statement = StatementParser.parseOne(s.json(), XapiVersion.V2_0_0).statement();
+                statement = StatementParser.parseStored(s.json()).statement();
             } catch (RuntimeException e) {
                 throw new BadLogEntryException(entry.index(), "holds statement " + s.id() + " that does not parse: "
                         + e.getMessage());

@@ -94,6 +94,11 @@ public final class Projector implements AutoCloseable {
         return tracker.awaited();
     }
 
+    /** Tells the tracker why the watermark cannot move, or with null that it moves again. */
+    void stalled(String why) {
+        tracker.stalled(why);
+    }
+
     /** Runs {@code r} whenever a writer starts waiting for a log entry to become visible. */
     void onWaiter(Runnable r) {
         tracker.onWaiter(r);
@@ -150,8 +155,14 @@ public final class Projector implements AutoCloseable {
         } catch (BadLogEntryException ex) {
             throw ex;
         } catch (RuntimeException ex) {
-            writer.rollback();
-            discardReadAhead();
+            try {
+                writer.rollback();
+            } finally {
+                discardReadAhead(); // always: chunks left behind would be applied after a gap
+            }
+            if (writer.watermark().logIndex() != tracker.current().logIndex()) {
+                tracker.advanced(writer.watermark()); // a commit whose answer was lost did happen
+            }
             throw ex;
         }
         return entries;

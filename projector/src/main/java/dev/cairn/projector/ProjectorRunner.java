@@ -3,6 +3,7 @@ package dev.cairn.projector;
 import dev.cairn.log.BadLogEntryException;
 import dev.cairn.store.Database;
 import dev.cairn.store.FencedException;
+import java.time.Instant;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -18,11 +19,17 @@ import org.slf4j.LoggerFactory;
  * {@code linger} before the next one unless a writer waits for visibility ({@code ack=visible}): a stream of small
  * durable writes is then applied in a few larger transactions instead of one per ring batch, each of which costs
  * its own commit (a write-ahead log frame per page touched). A writer that starts waiting ends the linger at once.
+ *
+ * <p>A failed pass is retried after a pause that doubles from 100 ms up to 2 s, which wake-ups do not cut short.
+ * A run of failures (the database unreachable, say) is logged once when it starts and once when it ends, and
+ * reported to the tracker meanwhile, so health says why the watermark does not move.
  */
 public final class ProjectorRunner implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ProjectorRunner.class);
     private static final long MIN_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
     private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+    private static final long MIN_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final long MAX_RETRY_NANOS = TimeUnit.SECONDS.toNanos(2);
 
     private final Projector projector;
     private final long lingerNanos;
@@ -31,6 +38,9 @@ public final class ProjectorRunner implements AutoCloseable {
     private volatile boolean running = true;
     private volatile boolean lingering;
     private volatile Throwable failure;
+    /** Failed passes since the last one that worked. */
+    private long failures;
+    private long failingSinceMillis;
 
     /**
      * @param lingerNanos how long to let small writes gather when no writer waits for visibility; 0 for never (a
@@ -70,9 +80,11 @@ public final class ProjectorRunner implements AutoCloseable {
                 } catch (FencedException | BadLogEntryException e) {
                     throw e; // permanent: another projector writes here, or the log holds an entry it cannot apply
                 } catch (RuntimeException e) {
-                    LOG.error("projection failed at watermark {}; retrying in 1 s", projector.watermark(), e);
-                    LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
+                    failed(e);
                     continue;
+                }
+                if (failures > 0) {
+                    recovered();
                 }
                 if (done > 0) {
                     park = MIN_PARK_NANOS;
@@ -94,6 +106,33 @@ public final class ProjectorRunner implements AutoCloseable {
         } finally {
             stopped.countDown();
         }
+    }
+
+    /** Logs and reports the first failure of a run, and pauses before the next attempt. */
+    private void failed(RuntimeException e) {
+        if (failures++ == 0) {
+            failingSinceMillis = System.currentTimeMillis();
+            String what = Database.connectionLost(e) ? "database unreachable" : "failing";
+            projector.stalled("projector: " + what + " since " + Instant.ofEpochMilli(failingSinceMillis) + " ("
+                    + e.getMessage() + ")");
+            LOG.error("projection failed at watermark {}; retrying every {} s at most until it works (logged again"
+                    + " when it does)", projector.watermark(), TimeUnit.NANOSECONDS.toSeconds(MAX_RETRY_NANOS), e);
+        } else {
+            LOG.debug("projection failed again ({} times): {}", failures, e.getMessage());
+        }
+        long pause = Math.min(MAX_RETRY_NANOS, MIN_RETRY_NANOS << Math.min(failures - 1, 20));
+        long deadline = System.nanoTime() + pause;
+        long left;
+        while (running && (left = deadline - System.nanoTime()) > 0) {
+            LockSupport.parkNanos(left); // the sequencer's wake-ups must not turn the pause into a spin
+        }
+    }
+
+    private void recovered() {
+        LOG.info("projection works again at watermark {}, after {} failed attempts over {} s", projector.watermark(),
+                failures, (System.currentTimeMillis() - failingSinceMillis) / 1000);
+        failures = 0;
+        projector.stalled(null);
     }
 
     private void linger() {

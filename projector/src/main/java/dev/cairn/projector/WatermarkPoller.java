@@ -5,6 +5,7 @@ import dev.cairn.store.Database;
 import dev.cairn.store.StoreException;
 import dev.cairn.store.Watermark;
 import dev.cairn.store.WatermarkTracker;
+import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
@@ -14,9 +15,14 @@ import org.slf4j.LoggerFactory;
  * Feeds a {@link WatermarkTracker} in a process that has no projector of its own (a separate ingest or query
  * process): every few milliseconds it reads the committed watermark from the database and compares it with the
  * end of the log, so {@code ack=visible} and Consistent-Through work across processes.
+ *
+ * <p>While the database cannot be read, it tries again after a pause that doubles from 100 ms up to 2 s, logs the
+ * outage once when it starts and once when it ends, and reports it to the tracker meanwhile (health says why).
  */
 public final class WatermarkPoller implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WatermarkPoller.class);
+    private static final long MIN_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final long MAX_RETRY_NANOS = TimeUnit.SECONDS.toNanos(2);
 
     private final EventLog log;
     private final Database db;
@@ -52,14 +58,29 @@ public final class WatermarkPoller implements AutoCloseable {
     }
 
     private void run() {
+        long failures = 0;
+        long failingSince = 0;
         while (running) {
             try {
                 poll();
+                if (failures > 0) {
+                    LOG.info("the watermark can be read again, after {} failed attempts over {} s", failures,
+                            (System.currentTimeMillis() - failingSince) / 1000);
+                    failures = 0;
+                    tracker.stalled(null);
+                }
+                LockSupport.parkNanos(intervalNanos);
             } catch (StoreException e) {
-                LOG.warn("cannot read the watermark: {}", e.getMessage());
-                LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
+                if (failures++ == 0) {
+                    failingSince = System.currentTimeMillis();
+                    String what = Database.connectionLost(e) ? "database unreachable" : "failing";
+                    tracker.stalled("watermark poll: " + what + " since " + Instant.ofEpochMilli(failingSince) + " ("
+                            + e.getMessage() + ")");
+                    LOG.warn("watermark poll failed: {}; retrying every {} s at most until it works (logged again"
+                            + " when it does)", e.getMessage(), TimeUnit.NANOSECONDS.toSeconds(MAX_RETRY_NANOS));
+                }
+                LockSupport.parkNanos(Math.min(MAX_RETRY_NANOS, MIN_RETRY_NANOS << Math.min(failures - 1, 20)));
             }
-            LockSupport.parkNanos(intervalNanos);
         }
     }
 

@@ -42,7 +42,7 @@ public final class DocumentReadHandler implements HttpHandler {
             exchange.getResponseHeaders().put(Headers.LAST_MODIFIED, HttpDates.format(doc.get().updatedMillis()));
             exchange.setStatusCode(200);
             exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, doc.get().contentType());
-            exchange.getResponseSender().send(java.nio.ByteBuffer.wrap(doc.get().content()));
+            Responses.send(exchange, doc.get().content());
             return;
         }
         DocumentIds ids = reader.ids(params.key(), params.sinceMillis() == null ? Long.MIN_VALUE : params.sinceMillis());

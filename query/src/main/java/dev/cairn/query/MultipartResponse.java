@@ -1,10 +1,10 @@
 package dev.cairn.query;
 
+import dev.cairn.http.Responses;
 import dev.cairn.store.StoredAttachment;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
 import java.io.ByteArrayOutputStream;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
@@ -40,7 +40,7 @@ final class MultipartResponse {
         out.writeBytes(("--" + boundary + "--\r\n").getBytes(StandardCharsets.US_ASCII));
         exchange.setStatusCode(200);
         exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "multipart/mixed; boundary=" + boundary);
-        exchange.getResponseSender().send(ByteBuffer.wrap(out.toByteArray()));
+        Responses.send(exchange, out.toByteArray());
     }
 
     private static void part(ByteArrayOutputStream out, String boundary, String headers) {

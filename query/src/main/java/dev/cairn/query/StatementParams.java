@@ -114,23 +114,18 @@ public record StatementParams(UUID statementId, UUID voidedStatementId, Statemen
         if (activity != null) {
             filters.add(new KeyFilter(FilterKey.activity(iri(activity, "activity")), !relatedActivities));
         }
-        Long since = timestamp(params, "since");
-        Long until = timestamp(params, "until");
+        Long since = timestamp(params, "since", version);
+        Long until = timestamp(params, "until", version);
         int limit = defaultLimit;
         String limitText = one(params, "limit");
         if (limitText != null) {
-            try {
-                limit = Integer.parseInt(limitText);
-            } catch (NumberFormatException e) {
+            long asked = Values.nonNegativeInteger(limitText);
+            if (asked < 0) {
                 throw new XapiException("parameter limit", "parameter.invalid",
-                        "limit must be a non-negative integer; got '" + limitText + "'");
+                        "limit must be a non-negative integer in the digits 0-9; got '" + limitText + "'");
             }
-            if (limit < 0) {
-                throw new XapiException("parameter limit", "parameter.invalid", "limit must not be negative");
-            }
-            if (limit == 0 || limit > maxLimit) {
-                limit = maxLimit;
-            }
+            // 0 asks for the most the server allows (Comm 2.1.3); so does any number past it.
+            limit = asked == 0 || asked > maxLimit ? maxLimit : (int) asked;
         }
         boolean ascending = bool(params, "ascending");
         return new StatementParams(null, null, new StatementQuery(filters, since, until, limit, ascending, cursor),
@@ -165,14 +160,14 @@ public record StatementParams(UUID statementId, UUID voidedStatementId, Statemen
         return v;
     }
 
-    private static Long timestamp(Map<String, Deque<String>> params, String name) {
+    private static Long timestamp(Map<String, Deque<String>> params, String name, XapiVersion version) {
         String v = one(params, name);
         if (v == null) {
             return null;
         }
-        if (!Values.isTimestamp(v)) {
-            throw new XapiException("parameter " + name, "parameter.invalid", name
-                    + " must be an ISO 8601 timestamp with a time zone, such as 2024-05-01T12:00:00Z; got '" + v + "'");
+        if (!Values.isTimestamp(v, version)) {
+            throw new XapiException("parameter " + name, "parameter.invalid", name + " must be "
+                    + Values.timestampRule(version) + "; got '" + v + "'");
         }
         // Stored times have millisecond precision, so flooring (toEpochMilli) keeps since (exclusive) and
         // until (inclusive) exact.

@@ -8,17 +8,15 @@ import dev.cairn.store.StatementPage;
 import dev.cairn.store.StatementReader;
 import dev.cairn.store.StoredJson;
 import dev.cairn.xapi.Attachment;
-import dev.cairn.xapi.StatementParser;
 import dev.cairn.xapi.FilterKey;
 import dev.cairn.xapi.StatementParser;
 import dev.cairn.xapi.XapiException;
-import dev.cairn.xapi.XapiVersion;
-import dev.cairn.xapi.XapiVersion;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
-import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -43,15 +41,19 @@ public final class StatementQueryHandler implements HttpHandler {
     private final DocumentReader documents;
     private final int defaultLimit;
     private final int maxLimit;
+    private final long maxPageBytes;
 
     /**
-     * @param documents where the canonical activity definitions of format=canonical are read
+     * @param documents    where the canonical activity definitions of format=canonical are read
+     * @param maxPageBytes the most bytes of statements (and attachments) a page holds, but always one statement
      */
-    public StatementQueryHandler(StatementReader reader, DocumentReader documents, int defaultLimit, int maxLimit) {
+    public StatementQueryHandler(StatementReader reader, DocumentReader documents, int defaultLimit, int maxLimit,
+                                 long maxPageBytes) {
         this.reader = reader;
         this.documents = documents;
         this.defaultLimit = defaultLimit;
         this.maxLimit = maxLimit;
+        this.maxPageBytes = maxPageBytes;
     }
 
     /** Runs on a worker thread under {@link OnWorker}, which answers a bad parameter with 400. */
@@ -91,7 +93,7 @@ public final class StatementQueryHandler implements HttpHandler {
         StatementFormats formats = formats(exchange, p);
         Optional<StoredJson> found = p.statementId() != null ? reader.byId(id) : reader.voidedById(id);
         if (found.isPresent() && p.authority() != null && !p.authority().equals(FilterKey.authorityKey(
-                StatementParser.parseOne(found.get().json(), XapiVersion.V2_0_0).statement().authority()))) {
+                StatementParser.parseStored(found.get().json()).statement().authority()))) {
             found = Optional.empty(); // statements/read/mine: another credential's statement is not there for this one
         }
         if (found.isEmpty()) {
@@ -106,33 +108,57 @@ public final class StatementQueryHandler implements HttpHandler {
         respond(exchange, p, json, List.of(json));
     }
 
+    /**
+     * A page as the client asked for it, within the page byte bound: the store reads no more exact statements than
+     * fit, and a page whose reshaped statements (a canonical definition can be far larger than the statement that
+     * names its activity) or attachments pass the bound ends early, its more link continuing after the last one sent.
+     */
     private void page(HttpServerExchange exchange, StatementParams p, Map<String, Deque<String>> params) {
         StatementFormats formats = formats(exchange, p);
-        StatementPage stored = reader.page(p.query());
-        List<byte[]> statements = stored.statements();
-        if (!formats.exact()) {
-            statements = statements.stream().map(formats::render).toList();
-        }
-        StatementPage page = new StatementPage(statements, stored.more(), stored.lastSeq());
-        int size = RESULT_START.length + MORE.length + 256;
-        for (byte[] s : page.statements()) {
-            size += s.length + 1;
-        }
-        ByteArrayOutputStream out = new ByteArrayOutputStream(size);
-        out.writeBytes(RESULT_START);
-        for (int i = 0; i < page.statements().size(); i++) {
-            if (i > 0) {
-                out.write(',');
+        StatementPage stored = reader.page(p.query(), maxPageBytes);
+        List<byte[]> statements = new ArrayList<>(stored.statements().size());
+        List<List<String>> hashes = p.attachments() ? attachmentHashes(stored.statements()) : null;
+        Map<String, Long> sizes = hashes == null ? Map.of() : reader.attachmentSizes(distinct(hashes));
+        Set<String> sent = new LinkedHashSet<>();
+        long bytes = 0;
+        for (int i = 0; i < stored.statements().size(); i++) {
+            byte[] s = formats.render(stored.statements().get(i));
+            long add = s.length;
+            if (hashes != null) {
+                for (String h : hashes.get(i)) {
+                    add += sent.contains(h) ? 0 : sizes.getOrDefault(h, 0L);
+                }
             }
-            out.writeBytes(page.statements().get(i));
+            if (i > 0 && bytes + add > maxPageBytes) {
+                break;
+            }
+            bytes += add;
+            statements.add(s);
+            if (hashes != null) {
+                sent.addAll(hashes.get(i));
+            }
         }
-        out.writeBytes(MORE);
-        if (page.more()) {
-            out.writeBytes((MORE_PREFIX + new MoreToken(params, page.lastSeq()).encode()).getBytes(StandardCharsets.US_ASCII));
+        StatementPage page = stored.first(statements.size());
+        byte[] more = page.more() ? (MORE_PREFIX + new MoreToken(params, page.lastSeq()).encode())
+                .getBytes(StandardCharsets.US_ASCII) : new byte[0];
+        int size = RESULT_START.length + Math.max(0, statements.size() - 1) + MORE.length + more.length + 2;
+        for (byte[] s : statements) {
+            size += s.length;
         }
-        out.write('"');
-        out.write('}');
-        respond(exchange, p, out.toByteArray(), page.statements());
+        ByteBuffer out = ByteBuffer.allocate(size);
+        out.put(RESULT_START);
+        for (int i = 0; i < statements.size(); i++) {
+            if (i > 0) {
+                out.put((byte) ',');
+            }
+            out.put(statements.get(i));
+        }
+        out.put(MORE).put(more).put((byte) '"').put((byte) '}');
+        if (hashes == null) {
+            Responses.json(exchange, 200, out.array());
+        } else {
+            MultipartResponse.send(exchange, out.array(), reader.attachments(sent));
+        }
     }
 
     /** Sends {@code json}, with the attachments of {@code statements} when the request asked for them. */
@@ -141,13 +167,26 @@ public final class StatementQueryHandler implements HttpHandler {
             Responses.json(exchange, 200, json);
             return;
         }
-        Set<String> hashes = new LinkedHashSet<>();
+        MultipartResponse.send(exchange, json, reader.attachments(distinct(attachmentHashes(statements))));
+    }
+
+    /** The SHA-2 of each statement's attachments, lowercase as they are stored. */
+    private static List<List<String>> attachmentHashes(List<byte[]> statements) {
+        List<List<String>> out = new ArrayList<>(statements.size());
         for (byte[] s : statements) {
-            for (Attachment a : StatementParser.parseOne(s, XapiVersion.V2_0_0).statement().allAttachments()) {
+            List<String> hashes = new ArrayList<>(0);
+            for (Attachment a : StatementParser.parseStored(s).statement().allAttachments()) {
                 hashes.add(a.sha2().toLowerCase(Locale.ROOT)); // stored by the hash in lowercase
             }
+            out.add(hashes);
         }
-        MultipartResponse.send(exchange, json, reader.attachments(hashes));
+        return out;
+    }
+
+    private static Set<String> distinct(List<List<String>> hashes) {
+        Set<String> out = new LinkedHashSet<>();
+        hashes.forEach(out::addAll);
+        return out;
     }
 
 }

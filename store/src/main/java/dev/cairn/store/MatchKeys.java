@@ -2,12 +2,13 @@ package dev.cairn.store;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.Set;
 
 /**
  * The match rows of one statement: a sorted set of entries, {@code key_id << 1 | scope}, as statement_match stores
  * them, kept with the statement as a blob of big-endian longs. It holds what the statement matches on its own and
- * what it inherits through its StatementRef, so a late referrer can copy it and a voided statement's rows can be
- * deleted exactly.
+ * what it inherits through its StatementRef, so a late referrer can copy it (all but the authority keys, which only
+ * the statement itself matches) and a voided statement's rows can be deleted exactly.
  */
 final class MatchKeys {
     static final MatchKeys EMPTY = new MatchKeys(new long[0]);
@@ -36,6 +37,11 @@ final class MatchKeys {
 
     static long entry(long keyId, int scope) {
         return keyId << 1 | scope;
+    }
+
+    /** The filter key of an entry. */
+    static long keyId(long entry) {
+        return entry >>> 1;
     }
 
     /** The statement_match row of an entry that holds a sequence number's match: 64 sequence numbers to a row. */
@@ -70,6 +76,18 @@ final class MatchKeys {
         System.arraycopy(entries, 0, out, 0, entries.length);
         System.arraycopy(other.entries, 0, out, entries.length, other.entries.length);
         return of(out, out.length);
+    }
+
+    /** This set without the entries of these filter keys (either scope). */
+    MatchKeys withoutKeys(Set<Long> keyIds) {
+        long[] out = new long[entries.length];
+        int n = 0;
+        for (long e : entries) {
+            if (!keyIds.contains(keyId(e))) {
+                out[n++] = e;
+            }
+        }
+        return n == entries.length ? this : new MatchKeys(Arrays.copyOf(out, n));
     }
 
     /** The entries of this set that {@code other} lacks. */

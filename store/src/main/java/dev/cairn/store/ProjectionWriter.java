@@ -23,6 +23,10 @@ import java.util.UUID;
  * its voiding statement is stored as voided; a voiding statement arriving after its target voids it. A voided
  * statement keeps its row (for {@code voidedStatementId}) and its keys (for its referrers) but leaves the match
  * index; statements that reference it, the voiding statement among them, keep matching through it.
+ *
+ * <p>A failed transaction whose connection is broken (the database restarted, the network dropped it) discards the
+ * connection with everything prepared on it; the next transaction opens a new one and first checks that the
+ * watermark is where this writer left it.
  */
 public final class ProjectionWriter implements AutoCloseable {
     /** Statement rows held pending at most: a large transaction keeps few statements in memory. */
@@ -30,10 +34,18 @@ public final class ProjectionWriter implements AutoCloseable {
     /** Filter key ids remembered at most (~150 B each). */
     private static final int KEY_CACHE_SIZE = 200_000;
 
-    private final Connection c;
-    private final PreparedStatement selectKeys, updateKeys, selectReferrers, setVoided, findKey, insertKey, maxKeyId,
-            allKeys, referencedIds, clearMatchBit, deleteEmptyMatch, insertRef, advance, readWatermark, putDocument,
-            deleteDocument, deleteDocuments, activityDefinition, putActivityDefinition, addAgentName, putAttachment;
+    /** How long a failed transaction's connection gets to prove it still works. */
+    private static final int VALID_SECONDS = 2;
+    /** {@link #committing} when no commit's outcome is unknown. */
+    private static final long NO_COMMIT = Long.MIN_VALUE;
+
+    private final Database db;
+    /** The writer's connection; null once a failure has broken it, until the next transaction opens another. */
+    private Connection c;
+    private PreparedStatement selectKeys, updateKeys, selectReferrers, setVoided, findKey, insertKey, maxKeyId,
+            allKeys, keysOfKind, referencedIds, clearMatchBit, deleteEmptyMatch, insertRef, advance, readWatermark,
+            putDocument, deleteDocument, deleteDocuments, activityDefinition, putActivityDefinition, addAgentName,
+            putAttachment;
     /**
      * Ids of the filter keys used lately; any other is looked up in filter_key. Bounded, since keys such as
      * registrations keep arriving for as long as the LRS runs.
@@ -44,15 +56,26 @@ public final class ProjectionWriter implements AutoCloseable {
     /** Keys inserted in the open transaction and not yet sent (they are in {@link #keyIds}). */
     private int pendingKeys;
     /** SQLite only: checkpoints the write-ahead log off this writer's thread; null on PostgreSQL. */
-    private final WalCheckpointer checkpointer;
+    private WalCheckpointer checkpointer;
+    /**
+     * Ids of the authority keys: the statements/read/mine restriction reads them, and it holds for the statement
+     * itself, so a referrer never inherits them. Null until first needed and after a rollback (its new keys' ids
+     * are assigned again).
+     */
+    private Set<Long> authorityKeyIds;
     /** Hashes of every id a stored StatementRef points at; null until first needed. */
     private Set<Long> referencedTargets;
     /** The stored definitions of activities read or written lately (bounded, cleared on rollback). */
     private final Map<String, byte[]> definitions = new LruMap<>(10_000);
     private Watermark committed;
+    /**
+     * The log index of a commit sent on a connection that broke before it answered, or {@link #NO_COMMIT}: the
+     * database may hold it, which the next connection finds out.
+     */
+    private long committing = NO_COMMIT;
     private boolean inTransaction;
-    private final PendingStatements statements;
-    private final PendingMatches matches;
+    private PendingStatements statements;
+    private PendingMatches matches;
     private int pendingRows;
     /**
      * Ids of the statements, and targets of the StatementRefs, among the pending rows: a lookup of anything else
@@ -73,11 +96,32 @@ public final class ProjectionWriter implements AutoCloseable {
 
     /** A writer that remembers the ids of at most {@code keyCacheSize} filter keys. */
     ProjectionWriter(Database db, int keyCacheSize) {
+        this.db = db;
         keyIds = new LruMap<>(keyCacheSize);
         this.keyCacheSize = keyCacheSize;
         try {
-            c = db.newWriter();
-            checkpointer = db.dialect() == Dialect.SQLITE ? WalCheckpointer.start(db, c) : null;
+            connect();
+            committed = Database.readWatermark(readWatermark);
+            c.commit();
+        } catch (SQLException e) {
+            discardConnection();
+            throw new StoreException("cannot open the projection writer: " + e.getMessage(), e);
+        }
+        seq = committed.seq();
+        storedMillis = committed.storedMillis();
+        matchedThroughSeq = seq;
+    }
+
+    /** Opens the writer's connection and prepares everything this writer runs on it. */
+    private void connect() throws SQLException {
+        c = db.newWriter();
+        try {
+            if (db.dialect() == Dialect.SQLITE) {
+                if (checkpointer != null) {
+                    checkpointer.close();
+                }
+                checkpointer = WalCheckpointer.start(db, c);
+            }
             c.setAutoCommit(false);
             statements = new PendingStatements(c, db);
             selectKeys = c.prepareStatement(db.sql("statement_keys"));
@@ -89,6 +133,7 @@ public final class ProjectionWriter implements AutoCloseable {
             insertKey = c.prepareStatement(db.sql("insert_key"));
             maxKeyId = c.prepareStatement(db.sql("max_key_id"));
             allKeys = c.prepareStatement(db.sql("all_filter_keys"));
+            keysOfKind = c.prepareStatement(db.sql("filter_key_ids_of_kind"));
             matches = new PendingMatches(c, db);
             clearMatchBit = c.prepareStatement(db.sql("clear_match_bit"));
             deleteEmptyMatch = c.prepareStatement(db.sql("delete_empty_match"));
@@ -102,14 +147,55 @@ public final class ProjectionWriter implements AutoCloseable {
             putActivityDefinition = c.prepareStatement(db.sql("put_activity_definition"));
             addAgentName = c.prepareStatement(db.sql("add_agent_name"));
             putAttachment = c.prepareStatement(db.sql("put_attachment"));
-            committed = Database.readWatermark(readWatermark);
-            c.commit();
-            seq = committed.seq();
-            storedMillis = committed.storedMillis();
-            matchedThroughSeq = seq;
         } catch (SQLException e) {
-            throw new StoreException("cannot open the projection writer: " + e.getMessage(), e);
+            discardConnection();
+            throw e;
         }
+    }
+
+    /**
+     * Opens a new connection in place of a broken one, inside the transaction being claimed. The watermark must be
+     * where this writer left it, or where the commit the broken connection never answered put it, or behind (a
+     * server that crashed with {@code synchronous_commit} off loses its last commits, rows and watermark together).
+     * In the last two cases this writer goes on from the stored watermark and fails the transaction, so that its
+     * caller starts over there; any other watermark is another projector's.
+     */
+    private void reconnect() throws SQLException {
+        connect();
+        Watermark stored = Database.readWatermark(readWatermark);
+        long attempted = committing;
+        committing = NO_COMMIT;
+        if (stored.equals(committed)) {
+            return;
+        }
+        c.rollback();
+        boolean answerLost = stored.logIndex() == attempted;
+        if (!answerLost && stored.logIndex() >= committed.logIndex()) {
+            throw fenced();
+        }
+        String was = Long.toHexString(committed.logIndex());
+        committed = stored;
+        seq = stored.seq();
+        storedMillis = stored.storedMillis();
+        matchedThroughSeq = seq;
+        throw new StoreException(answerLost
+                ? "the commit up to log index " + Long.toHexString(stored.logIndex())
+                        + " reached the database before its connection broke; going on after it"
+                : "the database lost the commits after log index " + Long.toHexString(stored.logIndex()) + " (up to "
+                        + was + "; a server crash loses them with synchronous_commit off): applying them again", null);
+    }
+
+    /** Closes the connection, which may be broken already; the next transaction opens a new one. */
+    private void discardConnection() {
+        if (c == null) {
+            return;
+        }
+        try {
+            c.close();
+        } catch (SQLException e) {
+            // broken already: closing it was only to release what the driver holds
+        }
+        c = null;
     }
 
     /** The watermark of the last commit. */
@@ -121,9 +207,9 @@ public final class ProjectionWriter implements AutoCloseable {
      * Adds one statement to the open transaction, in log order.
      *
      * <p>Its match rows are its own keys plus, when its object is a StatementRef to a stored statement, every key
-     * that statement has (its own and those it inherits), all under this statement's sequence number. Statements
-     * already stored that reference this one (arrived earlier) gain its keys, and so on up the chain of referrers;
-     * each step adds only keys a referrer lacks, so chains and cycles end.
+     * that statement has (its own and those it inherits) but its authority, all under this statement's sequence
+     * number. Statements already stored that reference this one (arrived earlier) gain its keys (but its authority),
+     * and so on up the chain of referrers; each step adds only keys a referrer lacks, so chains and cycles end.
      */
     public void add(ProjectedStatement s) {
         try {
@@ -144,7 +230,7 @@ public final class ProjectionWriter implements AutoCloseable {
             UUID target = s.keys().refTarget();
             StoredKeys targetKeys = target == null ? null : storedKeys(target.toString());
             if (targetKeys != null) {
-                keys = keys.union(targetKeys.keys());
+                keys = keys.union(inheritable(targetKeys.keys()));
             }
             statements.add(mySeq, id, s.storedMillis(), voided, s.voiding(), s.json(), keys.toBytes());
             pendingRows++;
@@ -164,7 +250,9 @@ public final class ProjectionWriter implements AutoCloseable {
                     voidStatement(targetKeys);
                 }
             }
-            propagate(referrers, keys);
+            if (!referrers.isEmpty()) {
+                propagate(referrers, inheritable(keys));
+            }
             if (pendingRows >= MAX_PENDING_ROWS) {
                 flushRows();
             }
@@ -306,6 +394,24 @@ public final class ProjectionWriter implements AutoCloseable {
     }
 
     /**
+     * What a referrer inherits of {@code keys}: every key but the authority's (Comm 2.1.3 applies the filters of a
+     * query to a StatementRef's target; which statements a credential may read is decided by each one's own authority).
+     */
+    private MatchKeys inheritable(MatchKeys keys) throws SQLException {
+        if (authorityKeyIds == null) {
+            flushKeys();
+            authorityKeyIds = new HashSet<>();
+            keysOfKind.setInt(1, FilterKey.Kind.AUTHORITY.ordinal());
+            try (ResultSet rs = keysOfKind.executeQuery()) {
+                while (rs.next()) {
+                    authorityKeyIds.add(rs.getLong(1));
+                }
+            }
+        }
+        return keys.withoutKeys(authorityKeyIds);
+    }
+
+    /**
      * Whether a StatementRef may point at {@code id}. Only a minority of statements are ever referenced, so a set
      * of the referenced ids' 64-bit hashes (loaded once, then kept up to date; a collision only costs a query)
      * spares most statements the referrers lookup.
@@ -405,6 +511,9 @@ public final class ProjectionWriter implements AutoCloseable {
      * committed: it takes the write lock first and fences a second projector before it touches any other row.
      */
     private void claim() throws SQLException {
+        if (c == null) {
+            reconnect();
+        }
         advance.setLong(1, committed.logIndex());
         advance.setLong(2, committed.storedMillis());
         advance.setLong(3, committed.seq());
@@ -475,6 +584,9 @@ public final class ProjectionWriter implements AutoCloseable {
         insertKey.setString(3, key.value());
         insertKey.addBatch();
         pendingKeys++;
+        if (key.kind() == FilterKey.Kind.AUTHORITY && authorityKeyIds != null) {
+            authorityKeyIds.add(id);
+        }
         return id;
     }
 
@@ -513,7 +625,9 @@ public final class ProjectionWriter implements AutoCloseable {
                 rollback();
                 throw fenced();
             }
+            committing = logIndex;
             c.commit();
+            committing = NO_COMMIT;
             inTransaction = false;
             committed = new Watermark(logIndex, storedMillis, seq);
             if (checkpointer != null) {
@@ -527,58 +641,69 @@ public final class ProjectionWriter implements AutoCloseable {
         }
     }
 
-    /** Drops everything added since the last commit. */
+    /**
+     * Drops everything added since the last commit. A connection the failure has broken is closed (the next
+     * transaction opens a new one), and with it everything this writer remembers of the transaction.
+     */
     public void rollback() {
+        boolean broken = c == null;
         try {
             matches.clear();
             statements.clear();
             insertRef.clearBatch();
             insertKey.clearBatch();
+            if (!broken) {
+                c.rollback();
+            }
+        } catch (SQLException e) {
+            broken = true;
+        } finally {
             pendingKeys = 0;
             pendingRows = 0;
             pendingIds.clear();
             pendingRefTargets.clear();
-            try {
-                c.rollback();
-            } catch (SQLException e) {
-                if (!transactionAlreadyGone(e)) {
-                    throw e;
-                }
-                // SQLite rolled the whole transaction back itself (SQLITE_FULL, SQLITE_IOERR...), and the driver,
-                // whose ROLLBACK then fails, does not begin the next one: every later statement would commit on its
-                // own, out of step with the watermark. Begin it here, as the driver believes it is.
-                try (java.sql.Statement begin = c.createStatement()) {
-                    begin.execute("BEGIN");
-                }
-            }
-            if (checkpointer != null) {
-                checkpointer.afterRollback(c);
-            }
-        } catch (SQLException e) {
-            throw new StoreException("cannot roll back the projection transaction: " + e.getMessage(), e);
-        } finally {
             inTransaction = false;
             keyIds.clear(); // it may hold keys of the transaction; the next one loads the stored keys again
+            authorityKeyIds = null;
             definitions.clear();
             seq = committed.seq();
             storedMillis = committed.storedMillis();
             matchedThroughSeq = seq;
         }
+        if (broken || !valid()) {
+            discardConnection();
+        } else {
+            committing = NO_COMMIT; // the connection answered: a commit that failed on it did not happen
+            if (checkpointer != null) {
+                checkpointer.afterRollback(c); // the disk may be full: give back the space of the failed transaction
+            }
+        }
     }
 
-    /** Whether a failed ROLLBACK failed only because the database had already rolled the transaction back. */
-    private boolean transactionAlreadyGone(SQLException e) {
-        return checkpointer != null && e.getMessage() != null && e.getMessage().contains("no transaction is active");
+    private boolean valid() {
+        try {
+            return c.isValid(VALID_SECONDS);
+        } catch (SQLException e) {
+            return false;
+        }
     }
 
     /** Empties every projected table and resets the watermark, in one transaction (for replay). */
     public void dropProjection(Database db) {
+        try {
+            if (c == null) {
+                connect();
+            }
+        } catch (SQLException e) {
+            throw new StoreException("cannot drop the projection tables: " + e.getMessage(), e);
+        }
         try (java.sql.Statement s = c.createStatement()) {
             for (String sql : db.sql("drop_projection").split(";\\s*\n")) {
                 s.execute(sql);
             }
             c.commit();
             keyIds.clear();
+            authorityKeyIds = null;
             referencedTargets = null;
             definitions.clear();
             committed = Watermark.EMPTY;
@@ -596,10 +721,14 @@ public final class ProjectionWriter implements AutoCloseable {
         if (checkpointer != null) {
             checkpointer.close();
         }
+        if (c == null) {
+            return;
+        }
         try {
             c.rollback();
             c.close();
         } catch (SQLException e) {
+            discardConnection();
             throw new StoreException("cannot close the projection writer: " + e.getMessage(), e);
         }
     }

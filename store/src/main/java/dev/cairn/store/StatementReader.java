@@ -5,8 +5,11 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -45,34 +48,73 @@ public final class StatementReader {
     /** The stored attachments with these SHA-2 hashes; hashes with no stored content are left out. */
     public List<StoredAttachment> attachments(Collection<String> sha2s) {
         List<StoredAttachment> out = new ArrayList<>(sha2s.size());
-        if (sha2s.isEmpty()) {
-            return out;
-        }
-        String sql = db.sqlIn("attachments_by_sha2", sha2s.size());
-        try (Connection c = db.reader(); PreparedStatement ps = c.prepareStatement(sql)) {
-            int i = 1;
-            for (String sha2 : sha2s) {
-                ps.setString(i++, sha2);
-            }
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new StoredAttachment(rs.getString(1), rs.getString(2), rs.getBytes(3)));
-                }
-            }
+        try {
+            byHashes("attachments_by_sha2", sha2s,
+                    rs -> out.add(new StoredAttachment(rs.getString(1), rs.getString(2), rs.getBytes(3))));
             return out;
         } catch (SQLException e) {
             throw new StoreException("cannot read attachments: " + e.getMessage(), e);
         }
     }
 
-    /** A page of statements in their exact form. */
+    /** The size in bytes of each stored attachment of these SHA-2 hashes; hashes with no stored content are left out. */
+    public Map<String, Long> attachmentSizes(Collection<String> sha2s) {
+        Map<String, Long> out = new HashMap<>();
+        try {
+            byHashes("attachment_sizes_by_sha2", sha2s, rs -> out.put(rs.getString(1), rs.getLong(2)));
+            return out;
+        } catch (SQLException e) {
+            throw new StoreException("cannot read attachment sizes: " + e.getMessage(), e);
+        }
+    }
+
+    private interface Row {
+        void read(ResultSet rs) throws SQLException;
+    }
+
+    /**
+     * Runs the named SQL, whose {@code (?)} list takes SHA-2 hashes, for every row of {@code sha2s}: a page's
+     * statements can name more attachments than one list may hold, so they are sent in lists of at most
+     * {@link Database#MAX_IN_LIST}.
+     */
+    private void byHashes(String sql, Collection<String> sha2s, Row each) throws SQLException {
+        if (sha2s.isEmpty()) {
+            return;
+        }
+        List<String> all = new ArrayList<>(sha2s);
+        try (Connection c = db.reader()) {
+            for (int from = 0; from < all.size(); from += Database.MAX_IN_LIST) {
+                int n = Math.min(Database.MAX_IN_LIST, all.size() - from);
+                try (PreparedStatement ps = c.prepareStatement(db.sqlIn(sql, n))) {
+                    for (int i = 0; i < n; i++) {
+                        ps.setString(i + 1, all.get(from + i));
+                    }
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            each.read(rs);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** A page of statements in their exact form, bounded by the query's limit only. */
     public StatementPage page(StatementQuery q) {
+        return page(q, Long.MAX_VALUE);
+    }
+
+    /**
+     * A page of statements in their exact form: at most the query's limit, and no more statements than fit in
+     * {@code maxBytes} (but always one, so a client paging through makes progress). Rows past the bound are not read.
+     */
+    public StatementPage page(StatementQuery q, long maxBytes) {
         try (Connection c = db.reader()) {
             List<Long> entries = new ArrayList<>();
             for (KeyFilter f : q.filters()) {
                 Long id = keyId(c, f);
                 if (id == null) {
-                    return new StatementPage(List.of(), false, 0); // no statement has ever matched this key
+                    return StatementPage.EMPTY; // no statement has ever matched this key
                 }
                 entries.add(MatchKeys.entry(id, f.narrow() ? MatchKeys.SCOPE_NARROW : MatchKeys.SCOPE_ALL));
             }
@@ -81,14 +123,14 @@ public final class StatementReader {
             if (q.sinceMillis() != null) {
                 Long first = bound(c, "first_seq_stored_after", q.sinceMillis());
                 if (first == null) {
-                    return new StatementPage(List.of(), false, 0);
+                    return StatementPage.EMPTY;
                 }
                 lo = first - 1;
             }
             if (q.untilMillis() != null) {
                 Long last = bound(c, "last_seq_stored_at_or_before", q.untilMillis());
                 if (last == null) {
-                    return new StatementPage(List.of(), false, 0);
+                    return StatementPage.EMPTY;
                 }
                 hi = last + 1;
             }
@@ -100,54 +142,88 @@ public final class StatementReader {
                 }
             }
             String dir = q.ascending() ? "ASC" : "DESC";
+            PageBuilder page = new PageBuilder(q.limit(), maxBytes);
             if (entries.isEmpty()) {
-                try (PreparedStatement ps = c.prepareStatement(db.sql("page_unfiltered").replace("{dir}", dir))) {
+                try (PreparedStatement ps = c.prepareStatement(page.bounded(db.sql("page_unfiltered")).replace("{dir}", dir))) {
                     ps.setLong(1, lo);
                     ps.setLong(2, hi);
                     ps.setInt(3, q.limit() + 1);
-                    return page(ps, q.limit(), new ArrayList<>(Math.min(q.limit(), 1000)), 0);
+                    page.read(ps);
                 }
+                return page.build();
             }
             long[] seqs = MatchScan.seqs(c, db, entries, lo, hi, q.ascending(), q.limit() + 1);
-            return bySeq(c, seqs, dir, q.limit());
+            for (int from = 0; from < seqs.length && !page.full(); from += Database.MAX_IN_LIST) {
+                int n = Math.min(Database.MAX_IN_LIST, seqs.length - from);
+                String sql = page.bounded(db.sqlIn("statements_by_seq", n)).replace("{dir}", dir);
+                try (PreparedStatement ps = c.prepareStatement(sql)) {
+                    for (int i = 0; i < n; i++) {
+                        ps.setLong(i + 1, seqs[from + i]);
+                    }
+                    page.read(ps);
+                }
+            }
+            return page.build();
         } catch (SQLException e) {
             throw new StoreException("cannot query statements: " + e.getMessage(), e);
         }
     }
 
-    /** The statements of {@code seqs}, in their order ({@code dir}), as a page of at most {@code limit}. */
-    private StatementPage bySeq(Connection c, long[] seqs, String dir, int limit) throws SQLException {
-        List<byte[]> out = new ArrayList<>(seqs.length);
-        StatementPage page = new StatementPage(out, false, 0);
-        for (int from = 0; from < seqs.length && !page.more(); from += Database.MAX_IN_LIST) {
-            int n = Math.min(Database.MAX_IN_LIST, seqs.length - from);
-            String sql = db.sqlIn("statements_by_seq", n).replace("{dir}", dir);
-            try (PreparedStatement ps = c.prepareStatement(sql)) {
-                for (int i = 0; i < n; i++) {
-                    ps.setLong(i + 1, seqs[from + i]);
-                }
-                page = page(ps, limit, out, page.lastSeq());
-            }
-        }
-        return page;
-    }
+    /** The statements of one page as its queries read them (seq, json), in the page's order. */
+    private static final class PageBuilder {
+        private final int limit;
+        private final long maxBytes;
+        private final List<byte[]> statements;
+        private long[] seqs;
+        private long bytes;
+        private boolean more;
 
-    /**
-     * Adds the statements {@code ps} reads (seq, json) to {@code out} until the page is full; a further row means
-     * there is more.
-     */
-    private static StatementPage page(PreparedStatement ps, int limit, List<byte[]> out, long lastSeq)
-            throws SQLException {
-        try (ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                if (out.size() == limit) {
-                    return new StatementPage(out, true, lastSeq);
+        PageBuilder(int limit, long maxBytes) {
+            this.limit = limit;
+            this.maxBytes = maxBytes;
+            this.statements = new ArrayList<>(Math.min(limit, 1000));
+            this.seqs = new long[Math.min(limit, 1000)];
+        }
+
+        /**
+         * The SQL of a page's statements with {@code {max_bytes}} set to what the page has room for: where the
+         * driver would otherwise fetch every row at once (PostgreSQL), the SQL returns nothing of the rows past it;
+         * where rows are read one at a time (SQLite) the SQL has no such bound and reading stops here.
+         */
+        String bounded(String sql) {
+            return sql.replace("{max_bytes}", Long.toString(Math.max(0, maxBytes - bytes)));
+        }
+
+        /**
+         * Adds the rows {@code ps} reads (seq, size, json) until the page is full; a row that does not fit means there
+         * are more, and its content is not read.
+         */
+        void read(PreparedStatement ps) throws SQLException {
+            try (ResultSet rs = ps.executeQuery()) {
+                while (!more && rs.next()) {
+                    if (statements.size() == limit
+                            || !statements.isEmpty() && bytes + rs.getLong(2) > maxBytes) {
+                        more = true;
+                        break;
+                    }
+                    byte[] json = rs.getBytes(3);
+                    if (statements.size() == seqs.length) {
+                        seqs = Arrays.copyOf(seqs, seqs.length * 2);
+                    }
+                    seqs[statements.size()] = rs.getLong(1);
+                    statements.add(json);
+                    bytes += json.length;
                 }
-                lastSeq = rs.getLong(1);
-                out.add(rs.getBytes(2));
             }
         }
-        return new StatementPage(out, false, lastSeq);
+
+        boolean full() {
+            return more;
+        }
+
+        StatementPage build() {
+            return new StatementPage(statements, Arrays.copyOf(seqs, statements.size()), more);
+        }
     }
 
     private Long keyId(Connection c, KeyFilter f) throws SQLException {

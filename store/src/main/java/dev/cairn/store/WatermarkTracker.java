@@ -18,10 +18,12 @@ public final class WatermarkTracker {
     private static final long DRAINED_MARGIN_MILLIS = 50;
 
     private final Clock clock;
-    private final ConcurrentSkipListMap<Long, CompletableFuture<Watermark>> waiters = new ConcurrentSkipListMap<>();
+    private final ConcurrentSkipListMap<Long, Waiter> waiters = new ConcurrentSkipListMap<>();
     private volatile Watermark current;
     private volatile long drainedAtMillis;
     private volatile Runnable onWaiter = () -> { };
+    /** Why the watermark cannot move now, or null. */
+    private volatile String stall;
 
     public WatermarkTracker(Watermark initial, Clock clock) {
         this.current = initial;
@@ -37,7 +39,7 @@ public final class WatermarkTracker {
         current = w;
         // Remove exactly the waiters completed here: clearing a live headMap view could also drop a waiter
         // registered meanwhile, whose own re-check would then find nothing to complete (a lost acknowledgement).
-        Map.Entry<Long, CompletableFuture<Watermark>> e;
+        Map.Entry<Long, Waiter> e;
         while ((e = waiters.firstEntry()) != null && e.getKey() <= w.logIndex()) {
             if (waiters.remove(e.getKey(), e.getValue())) {
                 e.getValue().complete(w);
@@ -66,7 +68,7 @@ public final class WatermarkTracker {
         if (w.logIndex() >= logIndex) {
             return CompletableFuture.completedFuture(w);
         }
-        CompletableFuture<Watermark> f = waiters.computeIfAbsent(logIndex, k -> new CompletableFuture<>());
+        Waiter f = waiters.computeIfAbsent(logIndex, k -> new Waiter(System.nanoTime()));
         // The projector may have passed the index between the check and the registration: it sets current before
         // it drains the waiters, so either it sees this waiter or this re-check sees its watermark.
         Watermark again = current;
@@ -85,8 +87,35 @@ public final class WatermarkTracker {
         return Math.max(current.storedMillis(), drained);
     }
 
+    /**
+     * Reports why the watermark cannot move now (as {@code "projector: database unreachable since ..."}), or with
+     * null that it moves again.
+     */
+    public void stalled(String why) {
+        stall = why;
+    }
+
+    /** Why the watermark cannot move now, or null while nothing is known to hold it back. */
+    public String stall() {
+        return stall;
+    }
+
     public Clock clock() {
         return clock;
+    }
+
+    /**
+     * Fails, with {@link NotVisibleYet}, every wait that began at least {@code timeoutNanos} ago. Waits begin roughly
+     * in log order, so it looks from the oldest entry and stops at the first wait younger than that.
+     */
+    public void expireWaits(long timeoutNanos) {
+        long now = System.nanoTime();
+        Map.Entry<Long, Waiter> e;
+        while ((e = waiters.firstEntry()) != null && now - e.getValue().beganNanos >= timeoutNanos) {
+            if (waiters.remove(e.getKey(), e.getValue())) {
+                e.getValue().completeExceptionally(NotVisibleYet.INSTANCE);
+            }
+        }
     }
 
     /** Fails every waiter, for shutdown. */
@@ -95,5 +124,23 @@ public final class WatermarkTracker {
             f.completeExceptionally(cause);
         }
         waiters.clear();
+    }
+
+    /** A wait for one log entry, with when it began. */
+    private static final class Waiter extends CompletableFuture<Watermark> {
+        final long beganNanos;
+
+        Waiter(long beganNanos) {
+            this.beganNanos = beganNanos;
+        }
+    }
+
+    /** A wait for visibility gave up: the entry is in the log (durable) but not yet applied. */
+    public static final class NotVisibleYet extends RuntimeException {
+        static final NotVisibleYet INSTANCE = new NotVisibleYet();
+
+        private NotVisibleYet() {
+            super("not visible yet", null, false, false);
+        }
     }
 }

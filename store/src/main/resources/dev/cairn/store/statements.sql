@@ -80,8 +80,11 @@ SELECT id, json FROM statement WHERE id IN (?)
 SELECT id FROM statement
 
 -- name: page_unfiltered
--- {dir} is DESC (newest first) or ASC; the seq bounds are exclusive.
-SELECT s.seq, s.json FROM statement s WHERE s.voided = 0 AND s.seq > ? AND s.seq < ? ORDER BY s.seq {dir} LIMIT ?
+-- {dir} is DESC (newest first) or ASC; the seq bounds are exclusive. Each row's size comes before its content: SQLite's
+-- driver steps a row at a time and copies a column into the heap only when asked, so the reader stops at the page's
+-- byte bound without taking in the first statement that does not fit; PostgreSQL's override uses {max_bytes}.
+SELECT s.seq, length(s.json), s.json FROM statement s WHERE s.voided = 0 AND s.seq > ? AND s.seq < ?
+ORDER BY s.seq {dir} LIMIT ?
 
 -- name: match_blocks
 -- The rows of one match entry from a block on, in the query's order ({dir}, {from} is <= or >=); a page reads a
@@ -96,8 +99,8 @@ SELECT block, bits FROM statement_match WHERE entry = ? AND block IN (?)
 
 -- name: statements_by_seq
 -- A page's statements; '(?)' is expanded to one marker per sequence number (Database.sqlIn). The voided check
--- covers a statement voided between reading the match rows and reading it.
-SELECT seq, json FROM statement WHERE seq IN (?) AND voided = 0 ORDER BY seq {dir}
+-- covers a statement voided between reading the match rows and reading it. As page_unfiltered for the byte bound.
+SELECT seq, length(json), json FROM statement WHERE seq IN (?) AND voided = 0 ORDER BY seq {dir}
 
 -- name: checksum_statement
 SELECT seq, id, stored_ms, voided, voiding, json, keys FROM statement ORDER BY seq
@@ -171,11 +174,18 @@ INSERT INTO attachment (sha2, content_type, content) VALUES (?, ?, ?) ON CONFLIC
 -- '(?)' is expanded to one marker per hash (Database.sqlIn).
 SELECT sha2, content_type, content FROM attachment WHERE sha2 IN (?)
 
+-- name: attachment_sizes_by_sha2
+-- The bytes of each attachment, for a page's byte bound; '(?)' as in attachments_by_sha2.
+SELECT sha2, length(content) FROM attachment WHERE sha2 IN (?)
+
 -- name: list_credentials
 SELECT api_key, scopes, authority, created_ms FROM credential ORDER BY created_ms, api_key
 
 -- name: delete_credential
 DELETE FROM credential WHERE api_key = ?
+
+-- name: filter_key_ids_of_kind
+SELECT id FROM filter_key WHERE kind = ?
 
 -- name: all_filter_keys
 -- The projector's key cache, filled whenever every stored key fits in it.

@@ -104,6 +104,74 @@ class MigrationsTest {
         }
     }
 
+    /**
+     * S (seq 1) was stored by credential a; R (seq 2), by b, is a StatementRef to S, and V (seq 3), by a, one to R.
+     * Version 5 gave R the authority of a, and V that of b, through their targets.
+     */
+    @ParameterizedTest
+    @MethodSource("dev.cairn.store.TestDatabase#dialects")
+    void aVersion5DatabaseForgetsTheAuthoritiesStatementRefsInherited(String dialect) throws Exception {
+        UUID s = UUID.randomUUID();
+        UUID r = UUID.randomUUID();
+        UUID v = UUID.randomUUID();
+        String[] authorities = {"a", "b", "a"};
+        UUID[] ids = {s, r, v};
+        FilterKey a = FilterKey.authority(new dev.cairn.xapi.Agent(null, new dev.cairn.xapi.Ifi(
+                dev.cairn.xapi.Ifi.Kind.ACCOUNT, "http://cairn.local/credentials", "a")));
+        FilterKey b = new FilterKey(FilterKey.Kind.AUTHORITY, "account:b@http://cairn.local/credentials");
+        FilterKey verb = FilterKey.verb("http://example.com/verbs/did");
+        try (TestDatabase t = TestDatabase.create(dialect, dir)) {
+            try (Connection c = DriverManager.getConnection(t.url()); Statement st = c.createStatement()) {
+                migrateTo(5, t.url(), st);
+                try (PreparedStatement ps = c.prepareStatement("INSERT INTO statement (seq, id, stored_ms, json, keys)"
+                        + " VALUES (?, ?, 7, ?, ?)")) {
+                    for (int i = 0; i < 3; i++) {
+                        ps.setLong(1, i + 1);
+                        ps.setString(2, ids[i].toString());
+                        ps.setBytes(3, ("{\"id\":\"" + ids[i] + "\",\"authority\":{\"objectType\":\"Agent\",\"account\":"
+                                + "{\"homePage\":\"http://cairn.local/credentials\",\"name\":\"" + authorities[i] + "\"}}}")
+                                .getBytes(StandardCharsets.UTF_8));
+                        ps.setBytes(4, new byte[0]);
+                        ps.executeUpdate();
+                    }
+                }
+                try (PreparedStatement ps = c.prepareStatement("INSERT INTO filter_key (id, kind, value) VALUES (?, ?, ?)")) {
+                    FilterKey[] keys = {a, b, verb};
+                    for (int i = 0; i < keys.length; i++) {
+                        ps.setLong(1, i + 1);
+                        ps.setInt(2, keys[i].kind().ordinal());
+                        ps.setString(3, keys[i].value());
+                        ps.executeUpdate();
+                    }
+                }
+                st.execute("INSERT INTO statement_ref (referrer_seq, target_id, voiding) VALUES (2, '" + s + "', 0),"
+                        + " (3, '" + r + "', 0)");
+                // Entries (key id * 2): a's authority matches all three, b's R and V, the verb all three.
+                st.execute("INSERT INTO statement_match (entry, block, bits) VALUES (2, 0, 14), (4, 0, 12), (6, 0, 14)");
+            }
+
+            try (Database db = Database.open(t.url()); Connection c = DriverManager.getConnection(t.url());
+                 Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT entry, block, bits FROM statement_match ORDER BY entry, block")) {
+                List<List<Long>> rows = new ArrayList<>();
+                while (rs.next()) {
+                    rows.add(List.of(rs.getLong(1), rs.getLong(2), rs.getLong(3)));
+                }
+                assertEquals(List.of(List.of(2L, 0L, 2L | 8L), List.of(4L, 0L, 4L), List.of(6L, 0L, 14L)), rows);
+                assertEquals(List.of(v.toString(), s.toString()), idsOf(db, a));
+                assertEquals(List.of(r.toString()), idsOf(db, b));
+            }
+        }
+    }
+
+    private static List<String> idsOf(Database db, FilterKey key) throws Exception {
+        List<String> out = new ArrayList<>();
+        for (String json : page(db, key, false)) {
+            out.add(json.substring(7, 43));
+        }
+        return out;
+    }
+
     private static List<String> page(Database db, FilterKey key, boolean narrow) {
         StatementQuery q = new StatementQuery(List.of(new KeyFilter(key, narrow)), null, null, 10, false, 0);
         return new StatementReader(db).page(q).statements().stream()

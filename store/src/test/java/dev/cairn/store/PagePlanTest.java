@@ -68,7 +68,8 @@ class PagePlanTest {
             for (int i = 0; i < PAGE; i++) {
                 seqs[i] = STATEMENTS - 8L * i; // the newest statements of the common verb
             }
-            String bySeq = db.sqlIn("statements_by_seq", PAGE).replace("{dir}", "DESC");
+            String bySeq = db.sqlIn("statements_by_seq", PAGE).replace("{dir}", "DESC")
+                    .replace("{max_bytes}", Long.toString(Long.MAX_VALUE));
             try (Connection c = DriverManager.getConnection(t.url()); Statement s = c.createStatement()) {
                 long entry = MatchKeys.entry(verbKey(c), MatchKeys.SCOPE_ALL);
                 long[] blockParams = {entry, Long.MAX_VALUE, MatchScan.FIRST_CHUNK};

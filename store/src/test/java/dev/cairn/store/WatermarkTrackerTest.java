@@ -1,10 +1,13 @@
 package dev.cairn.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Clock;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -56,5 +59,21 @@ class WatermarkTrackerTest {
             w.join();
         }
         CompletableFuture.allOf(waits.toArray(new CompletableFuture<?>[0])).get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aWaitPastTheBoundEndsAsNotVisibleYetAndLeavesYoungerWaitsWaiting() throws Exception {
+        WatermarkTracker t = new WatermarkTracker(Watermark.EMPTY, Clock.systemUTC());
+        CompletableFuture<Watermark> old = t.awaitVisible(5);
+        Thread.sleep(50);
+        CompletableFuture<Watermark> young = t.awaitVisible(6);
+        t.expireWaits(TimeUnit.MILLISECONDS.toNanos(40));
+        ExecutionException e = assertThrows(ExecutionException.class, old::get);
+        assertTrue(e.getCause() instanceof WatermarkTracker.NotVisibleYet, e.toString());
+        assertFalse(young.isDone());
+        assertTrue(t.awaited(), "the younger wait is still registered");
+        t.advanced(new Watermark(6, 1, 1));
+        assertEquals(6, young.join().logIndex());
+        assertFalse(t.awaited());
     }
 }

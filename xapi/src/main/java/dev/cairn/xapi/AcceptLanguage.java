@@ -1,22 +1,32 @@
 package dev.cairn.xapi;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * The languages a client asked for in Accept-Language (RFC 7231 section 5.3.5), used to cut a language map to one
+ * The languages a client asked for in Accept-Language (RFC 9110 section 12.5.4), used to cut a language map to one
  * entry for {@code format=canonical} (Comm 2.1.3, Data 2.5 "Language filtering"). Ranges are tried from the
  * highest quality down (ties in header order); for each: the same tag, then a more specific tag (RFC 4647 basic
  * filtering: {@code en} matches {@code en-US}), then the range with subtags cut from the end (RFC 4647 lookup:
  * {@code en-GB-oed} finds {@code en-GB}, then {@code en}); {@code *} takes any language. When no range matches, a
  * tag sharing the primary language of a range is taken ({@code en-GB} finds {@code en-US}), and failing that the
  * map's first language, so the client always gets one language. A range with {@code q=0} excludes its languages.
- * Tags compare without regard to case. Malformed entries are ignored rather than rejected, as a header a client
- * cannot easily control should not fail a GET.
+ * Tags compare without regard to case.
+ *
+ * <p>The header is read in one pass and only its first {@link #MAX_RANGES} well-formed ranges are kept (browsers
+ * send a handful), so a header of any length costs time linear in the part read and a choice costs at most
+ * {@code MAX_RANGES} tries per language of the map. Malformed entries (a bad tag, a bad {@code q}, an empty
+ * element, stray {@code ;}) are skipped rather than rejected: a header a client cannot easily control should not
+ * fail a GET, and skipping one only makes the choice fall back to another language.
  */
 public final class AcceptLanguage {
+    /** How many ranges of a header are kept; the rest of the header is not read. */
+    public static final int MAX_RANGES = 32;
+    /** The longest range kept, in characters. */
+    static final int MAX_RANGE_LENGTH = 64;
     /** No header: any language. */
     public static final AcceptLanguage ANY = new AcceptLanguage(List.of(), List.of());
 
@@ -30,25 +40,20 @@ public final class AcceptLanguage {
 
     /** Parses an Accept-Language header value; null or blank means any language. */
     public static AcceptLanguage parse(String header) {
-        if (header == null || header.isBlank()) {
+        if (header == null) {
             return ANY;
         }
-        List<String> tags = new ArrayList<>();
-        List<Integer> qualities = new ArrayList<>();
+        String[] tags = new String[MAX_RANGES];
+        int[] qualities = new int[MAX_RANGES];
+        int count = 0;
         List<String> excluded = new ArrayList<>();
-        for (String part : header.split(",")) {
-            String[] pieces = part.split(";");
-            String tag = pieces[0].trim().toLowerCase(Locale.ROOT);
-            if (tag.isEmpty() || !(tag.equals("*") || isRange(tag))) {
-                continue;
-            }
-            int q = 1000;
-            for (int i = 1; i < pieces.length; i++) {
-                String param = pieces[i].trim();
-                if (param.length() > 2 && (param.charAt(0) == 'q' || param.charAt(0) == 'Q') && param.charAt(1) == '=') {
-                    q = quality(param.substring(2).trim());
-                }
-            }
+        int n = header.length();
+        for (int from = 0; from < n && count + excluded.size() < MAX_RANGES; ) {
+            int end = indexOf(header, ',', from, n);
+            int tagEnd = indexOf(header, ';', from, end);
+            String tag = trimmed(header, from, tagEnd);
+            int q = tag == null ? -1 : quality(header, tagEnd, end);
+            from = end + 1;
             if (q < 0) {
                 continue;
             }
@@ -57,14 +62,25 @@ public final class AcceptLanguage {
                 continue;
             }
             // Stable insertion by descending quality keeps header order among equal qualities.
-            int at = 0;
-            while (at < qualities.size() && qualities.get(at) >= q) {
-                at++;
+            int at = count;
+            while (at > 0 && qualities[at - 1] < q) {
+                tags[at] = tags[at - 1];
+                qualities[at] = qualities[at - 1];
+                at--;
             }
-            tags.add(at, tag);
-            qualities.add(at, q);
+            tags[at] = tag;
+            qualities[at] = q;
+            count++;
         }
-        return new AcceptLanguage(List.copyOf(tags), List.copyOf(excluded));
+        if (count == 0 && excluded.isEmpty()) {
+            return ANY;
+        }
+        return new AcceptLanguage(List.of(Arrays.copyOf(tags, count)), List.copyOf(excluded));
+    }
+
+    /** How many ranges this header kept, q=0 ones included: never more than {@link #MAX_RANGES}. */
+    public int size() {
+        return ranges.size() + excluded.size();
     }
 
     /** The tag of {@code available} to return, or null when it is empty. */
@@ -152,19 +168,25 @@ public final class AcceptLanguage {
         return dash < 0 ? tag : tag.substring(0, dash);
     }
 
-    /** RFC 4647 2.1 language-range: 1*8ALPHA *("-" 1*8alphanum). */
-    private static boolean isRange(String s) {
+    /**
+     * RFC 4647 2.1 basic language-range, {@code 1*8ALPHA *("-" 1*8alphanum)}, of at most {@link #MAX_RANGE_LENGTH}
+     * characters (RFC 4647 4.4 lets an implementation bound a range; real tags are far shorter).
+     */
+    private static boolean isRange(String s, int from, int to) {
+        if (to <= from || to - from > MAX_RANGE_LENGTH) {
+            return false;
+        }
         int len = 0;
         boolean first = true;
-        for (int i = 0; i <= s.length(); i++) {
-            char c = i < s.length() ? s.charAt(i) : '-';
+        for (int i = from; i <= to; i++) {
+            char c = i < to ? s.charAt(i) : '-';
             if (c == '-') {
                 if (len == 0 || len > 8) {
                     return false;
                 }
                 len = 0;
                 first = false;
-            } else if ((c >= 'a' && c <= 'z') || (!first && c >= '0' && c <= '9')) {
+            } else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (!first && c >= '0' && c <= '9')) {
                 len++;
             } else {
                 return false;
@@ -173,24 +195,79 @@ public final class AcceptLanguage {
         return true;
     }
 
-    /** RFC 7231 qvalue in thousandths, or -1 when malformed. */
-    private static int quality(String v) {
-        if (v.isEmpty() || v.length() > 5 || (v.charAt(0) != '0' && v.charAt(0) != '1')) {
+    /** The language range in {@code [from, to)} without surrounding whitespace, lower-cased; null when malformed. */
+    private static String trimmed(String s, int from, int to) {
+        while (from < to && isSpace(s.charAt(from))) {
+            from++;
+        }
+        while (to > from && isSpace(s.charAt(to - 1))) {
+            to--;
+        }
+        if (to - from == 1 && s.charAt(from) == '*') {
+            return "*";
+        }
+        return isRange(s, from, to) ? s.substring(from, to).toLowerCase(Locale.ROOT) : null;
+    }
+
+    /** The first index of {@code c} in {@code [from, to)}, or {@code to}: a search never runs past its element. */
+    private static int indexOf(String s, char c, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (s.charAt(i) == c) {
+                return i;
+            }
+        }
+        return to;
+    }
+
+    /**
+     * The weight of the parameters in {@code [from, to)} (each starting with {@code ;}) in thousandths: 1000 when
+     * there is no {@code q}, -1 when a {@code q} is malformed. Other parameters are ignored.
+     */
+    private static int quality(String s, int from, int to) {
+        int q = 1000;
+        while (from < to) {
+            int next = indexOf(s, ';', from + 1, to);
+            int i = from + 1;
+            while (i < next && isSpace(s.charAt(i))) {
+                i++;
+            }
+            if (i + 1 < next && (s.charAt(i) == 'q' || s.charAt(i) == 'Q') && s.charAt(i + 1) == '=') {
+                int end = next;
+                while (end > i + 2 && isSpace(s.charAt(end - 1))) {
+                    end--;
+                }
+                q = qvalue(s, i + 2, end);
+                if (q < 0) {
+                    return -1;
+                }
+            }
+            from = next;
+        }
+        return q;
+    }
+
+    /** RFC 9110 12.4.2 qvalue ({@code 0[.ddd]} or {@code 1[.000]}) in {@code [from, to)}, in thousandths, or -1. */
+    private static int qvalue(String s, int from, int to) {
+        int len = to - from;
+        if (len < 1 || len > 5 || (s.charAt(from) != '0' && s.charAt(from) != '1')
+                || (len > 1 && s.charAt(from + 1) != '.')) {
             return -1;
         }
-        if (v.length() > 1 && v.charAt(1) != '.') {
-            return -1;
-        }
-        int q = (v.charAt(0) - '0') * 1000;
+        int q = (s.charAt(from) - '0') * 1000;
         int scale = 100;
-        for (int i = 2; i < v.length(); i++, scale /= 10) {
-            char c = v.charAt(i);
+        for (int i = from + 2; i < to; i++, scale /= 10) {
+            char c = s.charAt(i);
             if (c < '0' || c > '9') {
                 return -1;
             }
             q += (c - '0') * scale;
         }
         return q > 1000 ? -1 : q;
+    }
+
+    /** RFC 9110 OWS: space and horizontal tab. */
+    private static boolean isSpace(char c) {
+        return c == ' ' || c == '\t';
     }
 
     @Override

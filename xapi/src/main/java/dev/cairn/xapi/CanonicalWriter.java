@@ -34,7 +34,7 @@ public final class CanonicalWriter extends FormatWriter {
 
     /** The canonical form of a stored statement, parsing it first. */
     public byte[] write(byte[] exact) {
-        return write(exact, StatementParser.parseOne(exact, XapiVersion.V2_0_0).statement());
+        return write(exact, StatementParser.parseStored(exact).statement());
     }
 
     public static byte[] write(byte[] exact, Statement model, Function<String, ActivityDefinition> canonical,

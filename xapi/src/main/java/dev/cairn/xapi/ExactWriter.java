@@ -31,18 +31,7 @@ public final class ExactWriter {
         byte[] src = parsed.source();
         int[] wraps = parsed.wraps();
         // The exact size, so the buffer is allocated once and returned without a copy.
-        int size = (s.id() == null ? ID.length + 36 + STORED_AFTER_ID.length : STORED_FIRST.length) + stored.length()
-                + AUTHORITY.length + authority.length + wraps.length + 1;
-        if (s.version() == null) {
-            size += VERSION.length + version.length() + 1;
-        }
-        if (s.timestamp() == null) {
-            size += TIMESTAMP.length + stored.length() + 1;
-        }
-        for (int i = 0; i < members.length; i += 2) {
-            size += members[i + 1] - members[i] + 1;
-        }
-        Out out = new Out(size);
+        Out out = new Out((int) length(parsed, stored.length(), authority.length, version.length()));
         if (s.id() == null) {
             out.put(ID).putAscii(id.toString()).put(STORED_AFTER_ID);
         } else {
@@ -68,6 +57,24 @@ public final class ExactWriter {
         }
         out.putByte('}');
         return out.toArray();
+    }
+
+    /** The length of what {@link #write} returns, given the lengths of its stored, authority and version. */
+    public static long length(ParsedStatement parsed, int storedLength, int authorityLength, int versionLength) {
+        Statement s = parsed.statement();
+        int[] members = parsed.members();
+        long size = (s.id() == null ? ID.length + 36 + STORED_AFTER_ID.length : STORED_FIRST.length) + storedLength
+                + AUTHORITY.length + authorityLength + parsed.wraps().length + 1;
+        if (s.version() == null) {
+            size += VERSION.length + versionLength + 1;
+        }
+        if (s.timestamp() == null) {
+            size += TIMESTAMP.length + storedLength + 1;
+        }
+        for (int i = 0; i < members.length; i += 2) {
+            size += members[i + 1] - members[i] + 1;
+        }
+        return size;
     }
 
     private static byte[] bytes(String s) {

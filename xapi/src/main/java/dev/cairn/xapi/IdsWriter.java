@@ -23,7 +23,7 @@ public final class IdsWriter extends FormatWriter {
 
     /** The ids form of a stored statement, parsing it first. */
     public static byte[] write(byte[] exact) {
-        return write(exact, StatementParser.parseOne(exact, XapiVersion.V2_0_0).statement());
+        return write(exact, StatementParser.parseStored(exact).statement());
     }
 
     @Override

@@ -54,6 +54,8 @@ public final class StatementParser {
     private static final ThreadLocal<StatementParser> CACHED = ThreadLocal.withInitial(StatementParser::new);
 
     private XapiVersion version;
+    /** Whether a timestamp needs its UTC offset: by the rules of xAPI 2.0, but not when re-reading stored JSON. */
+    private boolean offsetRequired;
     private byte[] source;
     private final JsonPath path = new JsonPath();
     private JsonParser p;
@@ -82,7 +84,7 @@ public final class StatementParser {
     }
 
     /** This thread's instance, or a fresh one should a parse on this thread be under way already. */
-    private static StatementParser acquire(byte[] source, XapiVersion version) {
+    private static StatementParser acquire(byte[] source, XapiVersion version, boolean stored) {
         StatementParser parser = CACHED.get();
         if (parser.busy) {
             parser = new StatementParser();
@@ -90,6 +92,7 @@ public final class StatementParser {
         parser.busy = true;
         parser.source = source;
         parser.version = version;
+        parser.offsetRequired = !stored && version == XapiVersion.V2_0_0;
         parser.path.reset();
         return parser;
     }
@@ -105,12 +108,20 @@ public final class StatementParser {
     /** Parses a POST body: one statement object or an array of them. */
     @SuppressWarnings("unchecked")
     public static List<ParsedStatement> parseBatch(byte[] body, XapiVersion version) {
-        return (List<ParsedStatement>) parse(body, version, Content.STATEMENTS);
+        return (List<ParsedStatement>) parse(body, version, Content.STATEMENTS, false);
     }
 
     /** Parses a PUT body: exactly one statement object. */
     public static ParsedStatement parseOne(byte[] body, XapiVersion version) {
-        return (ParsedStatement) parse(body, version, Content.STATEMENT);
+        return (ParsedStatement) parse(body, version, Content.STATEMENT, false);
+    }
+
+    /**
+     * Re-reads a statement Cairn stored (the log, the tables), whichever version it was accepted under: the
+     * rules of 2.0, which allow everything 1.0.3 does, but for the timestamp offset 2.0 requires and 1.0.3 does not.
+     */
+    public static ParsedStatement parseStored(byte[] json) {
+        return (ParsedStatement) parse(json, XapiVersion.V2_0_0, Content.STATEMENT, true);
     }
 
     /**
@@ -119,7 +130,7 @@ public final class StatementParser {
      */
     public static Actor parseActor(byte[] json, XapiVersion version, String where) {
         try {
-            return (Actor) parse(json, version, Content.ACTOR);
+            return (Actor) parse(json, version, Content.ACTOR, false);
         } catch (XapiException e) {
             throw new XapiException(where + " " + e.where(), e.code(), e.getMessage());
         }
@@ -130,14 +141,14 @@ public final class StatementParser {
      * rules a definition inside a statement follows.
      */
     public static ActivityDefinition parseActivityDefinition(byte[] json) {
-        return (ActivityDefinition) parse(json, XapiVersion.V2_0_0, Content.DEFINITION);
+        return (ActivityDefinition) parse(json, XapiVersion.V2_0_0, Content.DEFINITION, false);
     }
 
     /** What a body holds, by entry point. */
     private enum Content { STATEMENTS, STATEMENT, ACTOR, DEFINITION }
 
-    private static Object parse(byte[] body, XapiVersion version, Content content) {
-        StatementParser parser = acquire(body, version);
+    private static Object parse(byte[] body, XapiVersion version, Content content, boolean stored) {
+        StatementParser parser = acquire(body, version, stored);
         try {
             return parser.run(content);
         } finally {
@@ -1238,9 +1249,9 @@ public final class StatementParser {
 
     private String timestamp() throws IOException {
         String v = string();
-        if (!Values.isTimestamp(v)) {
-            throw new XapiException(path.format(), "timestamp.invalid", "'" + v
-                    + "' is not an ISO 8601 timestamp with a time zone, such as 2024-05-01T12:00:00.000Z");
+        if (!Values.isTimestamp(v, offsetRequired)) {
+            throw new XapiException(path.format(), "timestamp.invalid", "'" + v + "' is not "
+                    + Values.timestampRule(version));
         }
         return v;
     }

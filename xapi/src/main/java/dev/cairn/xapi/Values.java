@@ -346,35 +346,72 @@ public final class Values {
         return true;
     }
 
+    // ---- non-negative integers -------------------------------------------------------------------------------
+
+    /**
+     * The value of a non-negative integer written with the ASCII digits 0-9 only (at least one, any number of
+     * them, leading zeros allowed), {@link Long#MAX_VALUE} when it is larger than that, or -1 when {@code s} is
+     * not such a number: empty, signed ({@code +5}, {@code -0}), with spaces or a decimal point, or with digits of
+     * another script ({@code ٣}, {@code ５}), all of which {@link Long#parseLong} would take or throw on. The one
+     * reading of every integer a client sends (limit, more tokens, lengths), so each follows the same rule.
+     */
+    public static long nonNegativeInteger(String s) {
+        int n = s.length();
+        if (n == 0) {
+            return -1;
+        }
+        long v = 0;
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (!isDigit(c)) {
+                return -1;
+            }
+            if (v != Long.MAX_VALUE) {
+                int d = c - '0';
+                v = v > (Long.MAX_VALUE - d) / 10 ? Long.MAX_VALUE : v * 10 + d;
+            }
+        }
+        return v;
+    }
+
     // ---- timestamps ------------------------------------------------------------------------------------------
 
     /**
      * An ISO 8601 combined date and time (Data 4.5) in extended format, {@code YYYY-MM-DDThh:mm:ss[.fraction]},
-     * then a time zone: {@code Z}, {@code ±hh:mm}, {@code ±hhmm} or {@code ±hh}. Without a time zone (Data 4.5
-     * only says a timestamp SHOULD* include one) the time is read as UTC. The offsets {@code -00}, {@code -0000}
-     * and {@code -00:00} are rejected: ISO 8601 does not allow a negative zero offset (RFC 3339 uses it for
-     * "local time unknown"), and the conformance suite expects a 400 for each (XAPI-00123).
+     * then a UTC offset: {@code Z}, {@code ±hh:mm}, {@code ±hhmm} or {@code ±hh}. xAPI 1.0.3 only recommends the
+     * offset ("SHOULD* include the time zone"), so without one the time is read as UTC; xAPI 2.0 requires it. The
+     * offsets {@code -00}, {@code -0000} and {@code -00:00} are rejected: ISO 8601 does not allow a negative zero
+     * offset (RFC 3339 uses it for "local time unknown"), and the conformance suite expects a 400 for each
+     * (XAPI-00123). Request parameters follow the same rule as statements (Data 2.2).
      */
-    public static boolean isTimestamp(String s) {
-        return parseTimestamp(s, false) != Long.MIN_VALUE;
+    public static boolean isTimestamp(String s, XapiVersion version) {
+        return isTimestamp(s, version == XapiVersion.V2_0_0);
     }
 
-    /** The point in time of a timestamp accepted by {@link #isTimestamp}. */
+    static boolean isTimestamp(String s, boolean offsetRequired) {
+        return parseTimestamp(s, false, null, offsetRequired) != Long.MIN_VALUE;
+    }
+
+    /** What a timestamp of {@code version} must be, for the message that refuses one. */
+    public static String timestampRule(XapiVersion version) {
+        return version == XapiVersion.V2_0_0
+                ? "an ISO 8601 timestamp with its UTC offset (Z or one such as +02:00; xAPI 2.0 requires it), such as "
+                + "2024-05-01T12:00:00.000Z"
+                : "an ISO 8601 timestamp, such as 2024-05-01T12:00:00.000Z (add the UTC offset: without one it is read as UTC)";
+    }
+
+    /** The point in time of a timestamp accepted by {@link #isTimestamp}; without an offset, UTC. */
     public static Instant instant(String s) {
         long[] nanos = new long[1];
-        long seconds = parseTimestamp(s, true, nanos);
+        long seconds = parseTimestamp(s, true, nanos, false);
         if (seconds == Long.MIN_VALUE) {
             throw new DateTimeParseException("not an xAPI timestamp", s, 0);
         }
         return Instant.ofEpochSecond(seconds, nanos[0]);
     }
 
-    private static long parseTimestamp(String s, boolean compute) {
-        return parseTimestamp(s, compute, null);
-    }
-
     /** Epoch seconds (when {@code compute}) or 0, or Long.MIN_VALUE when {@code s} is not a timestamp. */
-    private static long parseTimestamp(String s, boolean compute, long[] nanosOut) {
+    private static long parseTimestamp(String s, boolean compute, long[] nanosOut, boolean offsetRequired) {
         int n = s.length();
         if (n < 19 || s.charAt(4) != '-' || s.charAt(7) != '-' || (s.charAt(10) != 'T' && s.charAt(10) != 't')
                 || s.charAt(13) != ':' || s.charAt(16) != ':') {
@@ -434,6 +471,8 @@ public final class Values {
             } else {
                 return Long.MIN_VALUE;
             }
+        } else if (offsetRequired) {
+            return Long.MIN_VALUE;
         }
         if (!compute) {
             return 0;

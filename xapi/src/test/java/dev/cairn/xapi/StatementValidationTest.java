@@ -171,7 +171,6 @@ class StatementValidationTest {
                 ok("4.5 a timestamp with +00:00", with("'timestamp':'2008-09-15T15:53:00.601+00:00'")),
                 ok("4.5 a timestamp with nanoseconds", with("'timestamp':'2008-09-15T15:53:00.123456789Z'")),
                 ok("4.5 a timestamp with a basic offset", with("'timestamp':'2008-09-15T15:53:00+0530'")),
-                ok("4.5 a timestamp without a time zone (SHOULD* include one)", with("'timestamp':'2008-09-15T15:53:00'")),
                 ok("4.5 a future timestamp", with("'timestamp':'2099-01-01T00:00:00Z'")),
                 ok("4.6 a duration in weeks alone", withResult("{'duration':'P4W'}")),
                 ok("4.6 a duration with years to seconds", withResult("{'duration':'P3Y1M29DT4H35M59.14S'}")),
@@ -560,6 +559,38 @@ class StatementValidationTest {
         assertAccepted(json, XapiVersion.V2_0_0);
     }
 
+    static Stream<Arguments> validOnlyIn103() {
+        return Stream.of(
+                ok("1.0.3 4.5 a timestamp SHOULD* include the time zone (so one without is valid)",
+                        with("'timestamp':'2008-09-15T15:53:00'")),
+                ok("1.0.3 4.5 a stored without a time zone", with("'stored':'2008-09-15T15:53:00.601'")),
+                ok("1.0.3 4.5 a SubStatement timestamp without a time zone", withSub("'timestamp':'2008-09-15T15:53:00'")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("validOnlyIn103")
+    void acceptedIn103(String requirement, String json) {
+        assertAccepted(json, XapiVersion.V1_0_3);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("validOnlyIn103")
+    void storedStatementsAreReadWhicheverVersionAcceptedThem(String requirement, String json) {
+        assertDoesNotThrow(() -> StatementParser.parseStored(json.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @org.junit.jupiter.api.Test
+    void theTimestampMessageStatesTheRuleOfTheVersion() {
+        byte[] noOffset = with("'timestamp':'2008-09-15T15:53:00'").getBytes(StandardCharsets.UTF_8);
+        String in200 = assertThrows(XapiException.class, () -> StatementParser.parseBatch(noOffset, XapiVersion.V2_0_0))
+                .getMessage();
+        assertEquals(true, in200.contains("UTC offset") && in200.contains("xAPI 2.0 requires it"), in200);
+        byte[] bad = with("'timestamp':'yesterday'").getBytes(StandardCharsets.UTF_8);
+        String in103 = assertThrows(XapiException.class, () -> StatementParser.parseBatch(bad, XapiVersion.V1_0_3))
+                .getMessage();
+        assertEquals(false, in103.contains("requires"), in103);
+    }
+
     static Stream<Arguments> invalidIn103() {
         return Stream.of(
                 bad("1.0.3 has no contextAgents", withContext(CONTEXT_AGENTS), "$.context.contextAgents",
@@ -597,7 +628,12 @@ class StatementValidationTest {
                 bad("2.0 contextGroup group must say objectType Group", withContext("{'contextGroups':[{'objectType':"
                         + "'contextGroup','group':{'mbox':'mailto:t@example.com'}}]}"),
                         "$.context.contextGroups[0].group.objectType", "property.missing"),
-                bad("2.0 version 2.1.0 is rejected", with("'version':'2.1.0'"), "$.version", "version.unsupported"));
+                bad("2.0 version 2.1.0 is rejected", with("'version':'2.1.0'"), "$.version", "version.unsupported"),
+                bad("2.0 a timestamp includes its UTC offset", with("'timestamp':'2008-09-15T15:53:00'"),
+                        "$.timestamp", "timestamp.invalid"),
+                bad("2.0 so does stored", with("'stored':'2008-09-15T15:53:00.601'"), "$.stored", "timestamp.invalid"),
+                bad("2.0 and a SubStatement timestamp", withSub("'timestamp':'2008-09-15T15:53:00'"),
+                        "$.object.timestamp", "timestamp.invalid"));
     }
 
     @ParameterizedTest(name = "{0}")

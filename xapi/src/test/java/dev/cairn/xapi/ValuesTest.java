@@ -70,12 +70,21 @@ class ValuesTest {
             "2008-09-15T15:53:00.601+00:00, 2008-09-15T15:53:00.601Z",
             "2008-09-15T15:53:00.123456789123Z, 2008-09-15T15:53:00.123456789Z",
             "2008-09-15t15:53:00z, 2008-09-15T15:53:00Z",
-            "2008-09-15T15:53:00, 2008-09-15T15:53:00Z",
             "2024-02-29T23:59:59.9+14:00, 2024-02-29T09:59:59.900Z",
             "0001-01-01T00:00:00Z, 0001-01-01T00:00:00Z"})
-    void timestamps(String timestamp, String utc) {
-        assertTrue(Values.isTimestamp(timestamp), timestamp);
+    void timestampsWithAnOffsetAreValidInBothVersions(String timestamp, String utc) {
+        assertTrue(Values.isTimestamp(timestamp, XapiVersion.V1_0_3), timestamp);
+        assertTrue(Values.isTimestamp(timestamp, XapiVersion.V2_0_0), timestamp);
         assertEquals(Instant.parse(utc), Values.instant(timestamp));
+    }
+
+    @ParameterizedTest
+    @CsvSource({"2008-09-15T15:53:00, 2008-09-15T15:53:00Z", "2008-09-15T15:53:00.601, 2008-09-15T15:53:00.601Z",
+            "2024-02-29t23:59:59, 2024-02-29T23:59:59Z"})
+    void withoutAnOffsetATimestampIsValidIn103AsUtcButNotIn20(String timestamp, String utc) {
+        assertTrue(Values.isTimestamp(timestamp, XapiVersion.V1_0_3), timestamp);
+        assertEquals(Instant.parse(utc), Values.instant(timestamp));
+        assertFalse(Values.isTimestamp(timestamp, XapiVersion.V2_0_0), timestamp);
     }
 
     @ParameterizedTest
@@ -86,7 +95,8 @@ class ValuesTest {
             "2008-09-15T15:53:00+5", "2008-09-15T15:53:00+19:00", "2008-09-15T15:53:00+05:60",
             "2008-09-15T15:53:00ZZ", "20080915T155300Z", "2008-9-15T15:53:00Z", "+2008-09-15T15:53:00Z"})
     void notTimestamps(String timestamp) {
-        assertFalse(Values.isTimestamp(timestamp), timestamp);
+        assertFalse(Values.isTimestamp(timestamp, XapiVersion.V1_0_3), timestamp);
+        assertFalse(Values.isTimestamp(timestamp, XapiVersion.V2_0_0), timestamp);
     }
 
     @ParameterizedTest
@@ -137,5 +147,20 @@ class ValuesTest {
             "gbd31e95054c018b10727ccffd2ef2ec3a016ee9, false"})
     void sha1(String value, boolean valid) {
         assertEquals(valid, Values.isSha1Hex(value), value);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"0, 0", "7, 7", "007, 7", "2147483648, 2147483648", "9223372036854775807, 9223372036854775807",
+            "9223372036854775808, 9223372036854775807", "000000000000000000000000000001, 1",
+            "99999999999999999999999999999999, 9223372036854775807"})
+    void nonNegativeIntegersInAsciiDigitsSaturateAtLongMax(String text, long value) {
+        assertEquals(value, Values.nonNegativeInteger(text), text);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "+5", "-0", "-1", "\u0663", "\uff15", "5\u0663", " 5", "5 ", "5.0", "1e3", "0x1",
+            "\u00b2", "\u0000"})
+    void anythingElseIsNotANonNegativeInteger(String text) {
+        assertEquals(-1, Values.nonNegativeInteger(text), text);
     }
 }

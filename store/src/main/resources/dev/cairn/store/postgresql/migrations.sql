@@ -109,3 +109,23 @@ GROUP BY key_id, scope, seq >> 6;
 DROP TABLE statement_match;
 ALTER TABLE statement_match_block RENAME TO statement_match;
 ALTER TABLE statement_match ADD PRIMARY KEY (entry, block);
+
+-- name: 6
+-- Until this version a StatementRef inherited every key of its target, its authority's too, so statements/read/mine
+-- returned another credential's StatementRef (or voiding statement) to a statement of yours. The projector now keeps
+-- authority keys to the statement itself; this clears, at every stored referrer, the bits of the authorities that are
+-- not its own (Cairn stamps an authority as the account of a credential). The referrers' keys blobs keep the
+-- inherited entries, which the projector no longer copies and a replay drops.
+CREATE TEMP TABLE referrer_authority ON COMMIT DROP AS
+SELECT DISTINCT r.referrer_seq AS seq, r.referrer_seq >> 6 AS block, k.id * 2 AS own
+FROM statement_ref r JOIN statement s ON s.seq = r.referrer_seq
+LEFT JOIN filter_key k ON k.kind = 4 AND k.value = 'account:'
+    || (convert_from(s.json, 'UTF8')::json #>> '{authority,account,name}') || '@'
+    || (convert_from(s.json, 'UTF8')::json #>> '{authority,account,homePage}');
+CREATE INDEX ON referrer_authority (block);
+UPDATE statement_match m SET bits = m.bits & ~x.clear
+FROM (SELECT o.entry, o.block, bit_or(1::bigint << (a.seq & 63)::int) AS clear
+      FROM statement_match o JOIN referrer_authority a ON a.block = o.block AND (a.own IS NULL OR a.own <> o.entry)
+      WHERE o.entry IN (SELECT id * 2 FROM filter_key WHERE kind = 4) GROUP BY o.entry, o.block) x
+WHERE m.entry = x.entry AND m.block = x.block;
+DELETE FROM statement_match WHERE bits = 0 AND block IN (SELECT block FROM referrer_authority)

@@ -108,3 +108,22 @@ INSERT INTO statement_match_block (entry, block, bits)
 SELECT key_id * 2 + scope, seq >> 6, sum(1 << (seq & 63)) FROM statement_match GROUP BY key_id, scope, seq >> 6;
 DROP TABLE statement_match;
 ALTER TABLE statement_match_block RENAME TO statement_match;
+
+-- name: 6
+-- Until this version a StatementRef inherited every key of its target, its authority's too, so statements/read/mine
+-- returned another credential's StatementRef (or voiding statement) to a statement of yours. The projector now keeps
+-- authority keys to the statement itself; this clears, at every stored referrer, the bits of the authorities that are
+-- not its own (Cairn stamps an authority as the account of a credential). The referrers' keys blobs keep the
+-- inherited entries, which the projector no longer copies and a replay drops.
+CREATE TEMP TABLE referrer_authority AS
+SELECT DISTINCT r.referrer_seq AS seq, r.referrer_seq >> 6 AS block, (SELECT k.id * 2 FROM filter_key k
+    WHERE k.kind = 4 AND k.value = 'account:' || json_extract(CAST(s.json AS TEXT), '$.authority.account.name') || '@'
+        || json_extract(CAST(s.json AS TEXT), '$.authority.account.homePage')) AS own
+FROM statement_ref r JOIN statement s ON s.seq = r.referrer_seq;
+CREATE INDEX temp.referrer_authority_block ON referrer_authority (block);
+-- Each seq appears once, so the sum of their bits is their OR.
+UPDATE statement_match SET bits = bits & ~coalesce((SELECT sum(1 << (a.seq & 63)) FROM referrer_authority a
+    WHERE a.block = statement_match.block AND (a.own IS NULL OR a.own <> statement_match.entry)), 0)
+WHERE entry IN (SELECT id * 2 FROM filter_key WHERE kind = 4) AND block IN (SELECT block FROM referrer_authority);
+DELETE FROM statement_match WHERE bits = 0 AND block IN (SELECT block FROM referrer_authority);
+DROP TABLE referrer_authority

@@ -1,0 +1,146 @@
+package dev.cairn.ops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * How a request body is framed, over raw sockets: chunked past the limit and transfer codings Cairn does not read
+ * each get their JSON error, and the connection is closed when the rest of the request cannot be told from the
+ * next one.
+ */
+class RequestFramingTest {
+    private static final long MAX_BODY = 64 << 10;
+    private static final String STATEMENT = "{\"actor\":{\"mbox\":\"mailto:a@example.com\"},"
+            + "\"verb\":{\"id\":\"http://example.com/v\"},\"object\":{\"id\":\"http://example.com/a\"}}";
+
+    @TempDir
+    Path data;
+    TestLrs lrs;
+
+    @BeforeEach
+    void start() throws Exception {
+        lrs = new TestLrs(TestLrs.settings(data, Cairn.defaultDb(data), MAX_BODY, 10_000, 60_000, 1000));
+    }
+
+    @AfterEach
+    void stop() {
+        lrs.close();
+    }
+
+    private static String post(String framing) {
+        return "POST /xapi/statements HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: "
+                + TestLrs.basic(TestLrs.KEY, TestLrs.SECRET) + "\r\nX-Experience-API-Version: 2.0.0\r\n"
+                + "Content-Type: application/json\r\n" + framing + "\r\n";
+    }
+
+    private static String errorCode(RawConnection.Response r) throws IOException {
+        return TestLrs.JSON.readTree(r.body()).get("error").asText();
+    }
+
+    private int storedStatements() throws Exception {
+        return TestLrs.json(lrs.get("/xapi/statements")).get("statements").size();
+    }
+
+    @Test
+    void aChunkedBodyPastTheLimitGets413AndItsConnectionClosesWithoutReadingTheRest() throws Exception {
+        try (RawConnection c = new RawConnection(lrs.cairn.port())) {
+            c.send(post("Transfer-Encoding: chunked\r\n"));
+            byte[] chunk = ("4000\r\n" + "x".repeat(0x4000) + "\r\n").getBytes(StandardCharsets.US_ASCII);
+            CompletableFuture<Long> sent = CompletableFuture.supplyAsync(() -> {
+                long n = 0;
+                try {
+                    while (n < (1L << 30)) { // a client that would send a GiB
+                        c.send(chunk);
+                        n += chunk.length;
+                    }
+                } catch (IOException e) {
+                    // the server closed the connection
+                }
+                return n;
+            });
+            RawConnection.Response r = c.read(10_000);
+            assertNotNull(r, "an answer, not a dropped connection");
+            assertEquals(413, r.status(), r.body());
+            assertEquals("request.too_large", errorCode(r));
+            assertEquals("close", r.headers().get("connection"));
+            assertTrue(c.closedWithin(5_000));
+            long written = sent.get(30, TimeUnit.SECONDS);
+            assertTrue(written < 64L << 20, "the server stopped reading after " + written + " bytes");
+        }
+    }
+
+    @Test
+    void transferEncodingIdentityGets400AtOnceInsteadOfBeingReadToTheEnd() throws Exception {
+        try (RawConnection c = new RawConnection(lrs.cairn.port())) {
+            c.send(post("Transfer-Encoding: identity\r\n") + STATEMENT); // and the client keeps its connection open
+            RawConnection.Response r = c.read(5_000);
+            assertNotNull(r, "answered while the client still waits");
+            assertEquals(400, r.status(), r.body());
+            assertEquals("request.framing", errorCode(r));
+            assertTrue(c.closedWithin(5_000));
+        }
+        assertEquals(0, storedStatements());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "Transfer-Encoding: gzip|400|request.framing",
+            "Transfer-Encoding: x-unknown|400|request.framing",
+            "Transfer-Encoding: chunked, gzip|400|request.framing",
+            "Transfer-Encoding: gzip, chunked|501|transfer_coding.unsupported"})
+    void aTransferCodingOtherThanChunkedAloneIsRefusedAndClosesTheConnection(String headers, int status, String code)
+            throws Exception {
+        try (RawConnection c = new RawConnection(lrs.cairn.port())) {
+            c.send(post(headers + "\r\n") + Integer.toHexString(STATEMENT.length()) + "\r\n" + STATEMENT + "\r\n0\r\n\r\n");
+            RawConnection.Response r = c.read(5_000);
+            assertNotNull(r);
+            assertEquals(status, r.status(), r.body());
+            assertEquals(code, errorCode(r));
+            assertTrue(c.closedWithin(5_000));
+        }
+        assertEquals(0, storedStatements());
+    }
+
+    /** Undertow answers these itself, before any handler: a bare 400 that closes the connection. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {"Transfer-Encoding: chunked~Content-Length: 10",
+            "Transfer-Encoding: gzip~Transfer-Encoding: chunked", "Content-Length: 10~Content-Length: 10"})
+    void anAmbiguousBodyLengthIsRefusedBeforeItIsRead(String headers) throws Exception {
+        try (RawConnection c = new RawConnection(lrs.cairn.port())) {
+            c.send(post(headers.replace("~", "\r\n") + "\r\n") + "a\r\n0123456789\r\n0\r\n\r\n");
+            RawConnection.Response r = c.read(5_000);
+            assertNotNull(r);
+            assertEquals(400, r.status());
+            assertTrue(c.closedWithin(5_000));
+        }
+        assertEquals(0, storedStatements());
+    }
+
+    @Test
+    void aWellFormedChunkedBodyIsStoredAndKeepsItsConnection() throws Exception {
+        try (RawConnection c = new RawConnection(lrs.cairn.port())) {
+            String half = STATEMENT.substring(0, 20);
+            String rest = STATEMENT.substring(20);
+            c.send(post("Transfer-Encoding: chunked\r\n") + Integer.toHexString(half.length()) + "\r\n" + half + "\r\n"
+                    + Integer.toHexString(rest.length()) + "\r\n" + rest + "\r\n0\r\n\r\n");
+            RawConnection.Response r = c.read(5_000);
+            assertEquals(200, r.status(), r.body());
+            c.send(post("Content-Length: " + STATEMENT.length() + "\r\n") + STATEMENT);
+            assertEquals(200, c.read(5_000).status());
+        }
+        assertEquals(2, storedStatements());
+    }
+}
