@@ -2,7 +2,21 @@ package dev.cairn.http;
 
 import java.util.Optional;
 
-/** Checks a key and secret from HTTP Basic authentication. */
+/**
+ * Checks a key and secret from HTTP Basic authentication. Both are exactly what the client sent: valid UTF-8 without
+ * control characters ({@link BasicAuthHandler} refuses anything else before asking).
+ */
 public interface Authenticator {
-    Optional<Principal> authenticate(String key, String secret);
+    /**
+     * The principal of a verification remembered for exactly this key and secret and confirmed against the stored
+     * credential within the recheck interval, or null when {@link #verify} must decide. Cheap and without I/O, so
+     * it runs on the I/O threads.
+     */
+    Principal remembered(String key, String secret);
+
+    /**
+     * Verifies the secret against the credential as stored now. Slow (a key derivation, which costs the same for a
+     * key that does not exist) and blocking: never called on an I/O thread.
+     */
+    Optional<Principal> verify(String key, String secret);
 }

@@ -38,12 +38,18 @@ public final class BodyReceiver {
 
     /** Runs {@code then} on the thread that completes the read (an I/O thread) with the whole body. */
     public static void receive(HttpServerExchange exchange, long maxBodyBytes, Consumer<byte[]> then) {
+        receive(exchange, maxBodyBytes, BodyBudget.NONE, then);
+    }
+
+    /** As {@link #receive(HttpServerExchange, long, Consumer)}, every chunk held counted against {@code budget}. */
+    public static void receive(HttpServerExchange exchange, long maxBodyBytes, BodyBudget budget,
+                               Consumer<byte[]> then) {
         long length = exchange.getRequestContentLength();
         if (length > maxBodyBytes + DISCARD_BYTES) {
             refuse(exchange, 413, "request.too_large", tooLarge(maxBodyBytes));
             return;
         }
-        Reading reading = new Reading(maxBodyBytes, then);
+        Reading reading = new Reading(maxBodyBytes, budget, then);
         BodyDeadlineHandler.whileReading(exchange, reading::timedOut);
         exchange.getRequestReceiver().receivePartialBytes(reading, reading);
     }
@@ -65,18 +71,28 @@ public final class BodyReceiver {
     private static final class Reading implements Receiver.PartialBytesCallback, Receiver.ErrorCallback {
         private final AtomicBoolean ended = new AtomicBoolean();
         private final long maxBodyBytes;
+        private final BodyBudget budget;
         private final Consumer<byte[]> then;
         private ByteArrayOutputStream body = new ByteArrayOutputStream(1024);
         private long received;
 
-        Reading(long maxBodyBytes, Consumer<byte[]> then) {
+        Reading(long maxBodyBytes, BodyBudget budget, Consumer<byte[]> then) {
             this.maxBodyBytes = maxBodyBytes;
+            this.budget = budget;
             this.then = then;
         }
 
         @Override
         public void handle(HttpServerExchange ex, byte[] chunk, boolean last) {
             if (ended.get()) {
+                return;
+            }
+            if (received + chunk.length <= maxBodyBytes && !budget.take(ex, chunk.length)) {
+                if (ended.compareAndSet(false, true)) {
+                    ex.getRequestReceiver().pause();
+                    body = null;
+                    budget.refuse(ex);
+                }
                 return;
             }
             received += chunk.length;

@@ -130,6 +130,9 @@ public final class CommandSubmitter implements AutoCloseable {
                             "the write could not be completed; it may or may not have been stored");
                 }
             } else if (o instanceof WriteOutcome.Refused r) {
+                if (r.status() == 503) {
+                    exchange.getResponseHeaders().put(Headers.RETRY_AFTER, "5");
+                }
                 Responses.error(exchange, r.status(), r.code(), r.where(), r.message());
             } else {
                 if (notVisible) {

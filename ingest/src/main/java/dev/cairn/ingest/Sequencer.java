@@ -15,6 +15,7 @@ import dev.cairn.log.LogEntry;
 import dev.cairn.log.LogTailer;
 import dev.cairn.log.StatementsStored;
 import dev.cairn.log.StoredStatement;
+import dev.cairn.store.Database;
 import dev.cairn.store.KnownState;
 import dev.cairn.store.StoredDocument;
 import dev.cairn.store.Watermark;
@@ -209,7 +210,8 @@ public final class Sequencer implements EventHandler<RingSlot> {
             LOG.error("sequencer failed on a batch of {} requests", batch.size(), e);
             for (WriteCommand c : batch) {
                 if (outcomes.isEmpty()) { // failed before deciding anything, so before any append
-                    c.outcome().complete(WriteOutcome.Refused.NOT_STORED);
+                    c.outcome().complete(Database.connectionLost(e) ? WriteOutcome.Refused.STORE_UNAVAILABLE
+                            : WriteOutcome.Refused.NOT_STORED);
                 } else {
                     c.outcome().completeExceptionally(e);
                 }

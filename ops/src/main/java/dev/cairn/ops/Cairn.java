@@ -2,7 +2,9 @@ package dev.cairn.ops;
 
 import dev.cairn.http.BodyReceiver;
 import dev.cairn.http.CorsPolicy;
+import dev.cairn.http.CredentialCheck;
 import dev.cairn.http.HttpServer;
+import dev.cairn.http.UnauthenticatedBodies;
 import dev.cairn.ingest.AckMode;
 import dev.cairn.ingest.CommandSubmitter;
 import dev.cairn.ingest.DiskReserve;
@@ -24,6 +26,7 @@ import dev.cairn.store.CredentialStore;
 import dev.cairn.store.Database;
 import dev.cairn.store.DocumentReader;
 import dev.cairn.store.KnownState;
+import dev.cairn.store.OwnerOnly;
 import dev.cairn.store.StatementReader;
 import dev.cairn.store.WatermarkTracker;
 import dev.cairn.xapi.DocumentKey;
@@ -36,7 +39,6 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.undertow.UndertowOptions;
 import io.undertow.server.HttpHandler;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayDeque;
@@ -78,8 +80,8 @@ public final class Cairn implements AutoCloseable {
     private Cairn(Settings s, Set<Role> roles, Clock clock) throws Exception {
         long started = System.nanoTime();
         try {
-            Files.createDirectories(s.data());
-            Files.createDirectories(s.log());
+            OwnerOnly.createDirectories(s.data());
+            OwnerOnly.createDirectories(s.log());
             if (roles.contains(Role.INGEST)) {
                 started(WriterLock.acquire(s.log()));
             }
@@ -145,9 +147,17 @@ public final class Cairn implements AutoCloseable {
             HttpHandler root;
             if (writes != null || reads != null) {
                 credentialCreated = AdminCredential.ensure(new CredentialStore(db), s.adminCredential());
-                root = HttpApi.build(new CredentialAuthenticator(new CredentialStore(db)),
+                CredentialAuthenticator authenticator = started(new CredentialAuthenticator(new CredentialStore(db)));
+                CredentialCheck check = started(new CredentialCheck(authenticator, CredentialCheck.Limits.defaults(),
+                        System::nanoTime));
+                Gauge.builder("cairn.auth.verifications.pending", check, CredentialCheck::pending)
+                        .description("Secret verifications running or waiting for a thread").register(metrics);
+                UnauthenticatedBodies unauthenticated = new UnauthenticatedBodies(s.maxUnauthenticatedBodyBytes());
+                Gauge.builder("cairn.http.unauthenticated.body.bytes", unauthenticated, UnauthenticatedBodies::held)
+                        .description("Body bytes held for requests not yet authenticated").register(metrics);
+                root = HttpApi.build(check,
                         XapiVersion.fromHeader(s.xapiVersion()).orElseThrow(), tracker::consistentThroughMillis,
-                        s.maxBodyBytes(), writes, reads, operator, cors, s.bodyTimeoutMillis());
+                        s.maxBodyBytes(), unauthenticated, writes, reads, operator, cors, s.bodyTimeoutMillis());
             } else {
                 credentialCreated = null;
                 root = HttpApi.operatorOnly(operator, XapiVersion.fromHeader(s.xapiVersion()).orElseThrow(), cors,

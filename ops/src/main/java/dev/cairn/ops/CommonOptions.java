@@ -1,7 +1,12 @@
 package dev.cairn.ops;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The options every process accepts, so one word changes a command from serve to another. Each can also come from
@@ -36,8 +41,18 @@ final class CommonOptions {
 
     @Option(names = "--admin-credential",
             description = "KEY:SECRET of a credential with every scope, created if missing (env CAIRN_ADMIN_CREDENTIAL). "
-                    + "Without it, a credential is generated on the first start and printed once.")
+                    + "Without it, a credential is generated on the first start and printed once. As a flag the "
+                    + "secret is visible to every local user; prefer --admin-credential-file or the environment.")
     String adminCredential;
+
+    @Option(names = "--admin-credential-file",
+            description = "A file whose first line is the admin credential's KEY:SECRET, instead of --admin-credential "
+                    + "(env CAIRN_ADMIN_CREDENTIAL_FILE).")
+    Path adminCredentialFile;
+
+    /** The command these options belong to: tells a value given on its command line from one given otherwise. */
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
 
     @Option(names = "--ack", defaultValue = "visible",
             description = "When writes are acknowledged: 'visible' (readable by queries) or 'durable' (synced to the log); "
@@ -47,6 +62,12 @@ final class CommonOptions {
     @Option(names = "--max-body", defaultValue = "16777216",
             description = "Largest request body in bytes; larger ones get 413 (env CAIRN_MAX_BODY; default: ${DEFAULT-VALUE}).")
     long maxBody;
+
+    @Option(names = "--max-unauthenticated-body",
+            description = "Most body bytes held for requests not yet authenticated, all together (Alternate Request "
+                    + "Syntax forms that carry their credentials); 503 past it (env CAIRN_MAX_UNAUTHENTICATED_BODY; "
+                    + "default: 4 x max-body).")
+    Long maxUnauthenticatedBody;
 
     @Option(names = "--default-limit", defaultValue = "100",
             description = "Statements per page when a query gives no limit (env CAIRN_DEFAULT_LIMIT; default: ${DEFAULT-VALUE}).")
@@ -116,12 +137,39 @@ final class CommonOptions {
                     + "get 507 and /health/ready says why (env CAIRN_DISK_RESERVE; default: ${DEFAULT-VALUE}).")
     long diskReserve;
 
+    private boolean warned;
+
     Settings settings() {
         Path dataDir = data.toAbsolutePath();
         return new Settings(host, port, dataDir, db != null ? db : Cairn.defaultDb(dataDir),
-                log != null ? log.toAbsolutePath() : Cairn.defaultLog(dataDir), adminCredential, ack, maxBody,
+                log != null ? log.toAbsolutePath() : Cairn.defaultLog(dataDir), adminCredential(), ack, maxBody,
                 defaultLimit, maxLimit, ringSize, projectorBatch, readyLag, xapiVersion, corsOrigins, corsMaxAge,
-                headerTimeout, bodyTimeout, maxConnections, visibleTimeout,
-                maxPageBytes, diskReserve);
+                headerTimeout, bodyTimeout, maxConnections, visibleTimeout, maxPageBytes,
+                maxUnauthenticatedBody != null ? maxUnauthenticatedBody : Settings.UNAUTHENTICATED_BODIES * maxBody,
+                diskReserve);
+    }
+
+    /** The admin credential from its file, else as given; a secret given as a flag is warned about once. */
+    private String adminCredential() {
+        if (adminCredentialFile == null) {
+            if (adminCredential != null && !warned && command != null && command.commandLine() != null
+                    && command.commandLine().getParseResult() != null
+                    && command.commandLine().getParseResult().hasMatchedOption("--admin-credential")) {
+                warned = true;
+                System.err.println("cairn: warning: --admin-credential shows the secret to every local user (in the "
+                        + "process list); give it with --admin-credential-file or CAIRN_ADMIN_CREDENTIAL instead");
+            }
+            return adminCredential;
+        }
+        if (adminCredential != null) {
+            throw new IllegalArgumentException("admin-credential and admin-credential-file are both given; give one");
+        }
+        try {
+            List<String> lines = Files.readAllLines(adminCredentialFile);
+            return lines.isEmpty() ? "" : lines.get(0).strip();
+        } catch (IOException e) {
+            throw new IllegalArgumentException("admin-credential-file=" + adminCredentialFile + " cannot be read: "
+                    + e.getMessage(), e);
+        }
     }
 }

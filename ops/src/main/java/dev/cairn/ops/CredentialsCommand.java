@@ -41,10 +41,10 @@ final class CredentialsCommand {
         @Option(names = "--name", description = "A name for the credential's authority Agent (default: the key).")
         String name;
 
-        @Option(names = "--key", description = "The key to use (default: generated).")
+        @Option(names = "--key", description = "The key to use (default: generated; at most 128 characters, no ':' or control characters).")
         String key;
 
-        @Option(names = "--secret", description = "The secret to use (default: generated; at least 12 characters).")
+        @Option(names = "--secret", description = "The secret to use (default: generated; 12 characters to 64 bytes, no control characters).")
         String secret;
 
         @Override
@@ -67,8 +67,15 @@ final class CredentialsCommand {
             String s = secret != null ? secret : hex(random, 24);
             byte[] authority = ActorWriter.write(new Agent(name != null ? name : k,
                     new Ifi(Ifi.Kind.ACCOUNT, AdminCredential.AUTHORITY_HOME_PAGE, k)));
+            Credential credential;
+            try {
+                credential = CredentialAuthenticator.newCredential(k, s, granted, authority);
+            } catch (IllegalArgumentException e) {
+                System.err.println("cairn credentials create: " + e.getMessage());
+                return 2;
+            }
             try (Database db = Database.open(options.settings().db())) {
-                if (!new CredentialStore(db).insert(CredentialAuthenticator.newCredential(k, s, granted, authority))) {
+                if (!new CredentialStore(db).insert(credential)) {
                     System.err.println("cairn credentials create: a credential with key '" + k + "' already exists");
                     return 1;
                 }

@@ -2,12 +2,13 @@ package dev.cairn.ops;
 
 import dev.cairn.http.AllowedMethods;
 import dev.cairn.http.AlternateSyntaxHandler;
-import dev.cairn.http.Authenticator;
 import dev.cairn.http.BasicAuthHandler;
+import dev.cairn.http.BodyBudget;
 import dev.cairn.http.BodyDeadlineHandler;
 import dev.cairn.http.ConsistentThroughHandler;
 import dev.cairn.http.CorsHandler;
 import dev.cairn.http.CorsPolicy;
+import dev.cairn.http.CredentialCheck;
 import dev.cairn.http.ErrorPolicy;
 import dev.cairn.http.Responses;
 import dev.cairn.http.Scope;
@@ -64,24 +65,25 @@ final class HttpApi {
      * @param writes the write side, or null in a process that only reads
      * @param reads  the read side, or null in a process that only writes
      */
-    static HttpHandler build(Authenticator auth, XapiVersion fallbackVersion, LongSupplier consistentThrough, long maxBodyBytes, Writes writeSide,
-                             Reads readSide, Operator operator, CorsPolicy cors, long bodyTimeoutMillis) {
+    static HttpHandler build(CredentialCheck auth, XapiVersion fallbackVersion, LongSupplier consistentThrough,
+                             long maxBodyBytes, BodyBudget unauthenticated, Writes writeSide, Reads readSide,
+                             Operator operator, CorsPolicy cors, long bodyTimeoutMillis) {
         Writes writes = writeSide != null ? writeSide : elsewhereWrites();
         Reads reads = readSide != null ? readSide : elsewhereReads();
         HttpHandler statementReads = scoped(READ_STATEMENTS, reads.statements());
         HttpHandler statementWrites = scoped(WRITE_STATEMENTS, writes.statements());
         HttpHandler statementRoute = guarded(auth, fallbackVersion, exchange -> byMethod(exchange, statementReads, statementWrites));
         HttpHandler statements = new ConsistentThroughHandler(consistentThrough, new AlternateSyntaxHandler(maxBodyBytes,
-                new AllowedMethods(List.of("GET", "HEAD", "PUT", "POST"), statementRoute)));
+                unauthenticated, auth, new AllowedMethods(List.of("GET", "HEAD", "PUT", "POST"), statementRoute)));
         HttpHandler more = new ConsistentThroughHandler(consistentThrough, new AlternateSyntaxHandler(maxBodyBytes,
-                new AllowedMethods(READS, statementRoute)));
+                unauthenticated, auth, new AllowedMethods(READS, statementRoute)));
         PathHandler paths = operatorPaths(operator);
         paths.addExactPath("/xapi/about", new AllowedMethods(READS, new AboutHandler()))
                 .addExactPath("/xapi/statements", statements)
                 .addPrefixPath(StatementQueryHandler.MORE_PREFIX, more)
-                .addExactPath("/xapi/activities", readOnly(auth, fallbackVersion, maxBodyBytes,
+                .addExactPath("/xapi/activities", readOnly(auth, fallbackVersion, maxBodyBytes, unauthenticated,
                         scoped(READ_DEFINITIONS, reads.activities())))
-                .addExactPath("/xapi/agents", readOnly(auth, fallbackVersion, maxBodyBytes,
+                .addExactPath("/xapi/agents", readOnly(auth, fallbackVersion, maxBodyBytes, unauthenticated,
                         scoped(READ_DEFINITIONS, reads.agents())));
         String[][] documentPaths = {{"/xapi/activities/state", "STATE"}, {"/xapi/activities/profile", "ACTIVITY_PROFILE"},
                 {"/xapi/agents/profile", "AGENT_PROFILE"}};
@@ -90,7 +92,7 @@ final class HttpApi {
             Scope own = kind == DocumentKey.Kind.STATE ? Scope.STATE : Scope.PROFILE;
             HttpHandler read = scoped(List.of(own, Scope.ALL_READ, Scope.ALL), reads.documents().get(kind));
             HttpHandler write = scoped(List.of(own, Scope.ALL), writes.documents().get(kind));
-            paths.addExactPath(d[0], new AlternateSyntaxHandler(maxBodyBytes, new AllowedMethods(
+            paths.addExactPath(d[0], new AlternateSyntaxHandler(maxBodyBytes, unauthenticated, auth, new AllowedMethods(
                     List.of("GET", "HEAD", "PUT", "POST", "DELETE"),
                     guarded(auth, fallbackVersion, exchange -> byMethod(exchange, read, write)))));
         }
@@ -151,13 +153,15 @@ final class HttpApi {
                 "this Cairn process does not serve " + what + "; send them to the cairn " + process + " process");
     }
 
-    private static HttpHandler guarded(Authenticator auth, XapiVersion fallbackVersion, HttpHandler route) {
+    private static HttpHandler guarded(CredentialCheck auth, XapiVersion fallbackVersion, HttpHandler route) {
         return new BasicAuthHandler(auth, new VersionHandler(fallbackVersion, route));
     }
 
     /** A resource that only reads: GET and HEAD (or a 1.0.3 Alternate Request Syntax POST standing for one). */
-    private static HttpHandler readOnly(Authenticator auth, XapiVersion fallbackVersion, long maxBodyBytes, HttpHandler read) {
-        return new AlternateSyntaxHandler(maxBodyBytes, new AllowedMethods(READS, guarded(auth, fallbackVersion, read)));
+    private static HttpHandler readOnly(CredentialCheck auth, XapiVersion fallbackVersion, long maxBodyBytes,
+                                        BodyBudget unauthenticated, HttpHandler read) {
+        return new AlternateSyntaxHandler(maxBodyBytes, unauthenticated, auth,
+                new AllowedMethods(READS, guarded(auth, fallbackVersion, read)));
     }
 
     /** GET and HEAD go to the read side, the other methods (which {@link AllowedMethods} let through) to the write side. */

@@ -33,9 +33,11 @@ final class ImportAuthority {
         }
         int colon = named.indexOf(':');
         String key = named.substring(0, colon);
-        Principal p = new CredentialAuthenticator(store).authenticate(key, named.substring(colon + 1))
-                .orElseThrow(() -> new IllegalArgumentException("credential " + key + " is not in the database "
-                        + db.url() + ", or its secret is wrong"));
+        Principal p;
+        try (CredentialAuthenticator authenticator = new CredentialAuthenticator(store)) {
+            p = authenticator.verify(key, named.substring(colon + 1)).orElseThrow(() -> new IllegalArgumentException(
+                    "credential " + key + " is not in the database " + db.url() + ", or its secret is wrong"));
+        }
         if (!p.scopes().contains("all") && !p.scopes().contains("statements/write")) {
             throw new IllegalArgumentException("credential " + key + " may not write statements (its scopes: "
                     + String.join(", ", p.scopes()) + ")");

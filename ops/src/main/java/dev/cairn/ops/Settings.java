@@ -31,13 +31,16 @@ import java.nio.file.Path;
  * @param visibleTimeoutMillis how long an {@code ack=visible} write waits to become visible before it is answered
  *                         as durable only
  * @param maxPageBytes     most bytes of statements and attachments in a page of GET /statements (always one statement)
+ * @param maxUnauthenticatedBodyBytes the most body bytes held for requests not yet authenticated (Alternate Request
+ *                         Syntax forms that carry their credentials), all together; 503 past it
  * @param diskReserveBytes the free space writes leave on the disks of the log and of a SQLite database (507 below it)
  */
 public record Settings(String host, int port, Path data, String db, Path log, String adminCredential, String ack,
                        long maxBodyBytes, int defaultLimit, int maxLimit, int ringSize, int projectorBatch,
                        long readyLagMillis, String xapiVersion, String corsOrigins, long corsMaxAgeSeconds,
                        long headerTimeoutMillis, long bodyTimeoutMillis, int maxConnections,
-                       long visibleTimeoutMillis, long maxPageBytes, long diskReserveBytes) {
+                       long visibleTimeoutMillis, long maxPageBytes, long maxUnauthenticatedBodyBytes,
+                       long diskReserveBytes) {
     public static final long DEFAULT_READY_LAG_MILLIS = 10_000;
     public static final String DEFAULT_CORS_ORIGINS = "*";
     public static final long DEFAULT_CORS_MAX_AGE_SECONDS = 7200;
@@ -50,20 +53,25 @@ public record Settings(String host, int port, Path data, String db, Path log, St
     /** The largest max-body: a body of it, with the fields the sequencer adds, fits in one log entry. */
     static final long MAX_MAX_BODY = EventLog.BLOCK_SIZE / 4 - (1 << 20);
 
-    /** Settings with the default readiness lag. */
+    /** How many bodies of the largest size unauthenticated requests may hold together by default. */
+    public static final int UNAUTHENTICATED_BODIES = 4;
+
+    /** Settings with the default readiness lag and budget of unauthenticated bytes. */
     public Settings(String host, int port, Path data, String db, Path log, String adminCredential, String ack,
                     long maxBodyBytes, int defaultLimit, int maxLimit, int ringSize, int projectorBatch) {
         this(host, port, data, db, log, adminCredential, ack, maxBodyBytes, defaultLimit, maxLimit, ringSize,
                 projectorBatch, DEFAULT_READY_LAG_MILLIS, XapiVersion.V2_0_0.header(), DEFAULT_CORS_ORIGINS,
                 DEFAULT_CORS_MAX_AGE_SECONDS, DEFAULT_HEADER_TIMEOUT_MILLIS, DEFAULT_BODY_TIMEOUT_MILLIS,
-                DEFAULT_MAX_CONNECTIONS, DEFAULT_VISIBLE_TIMEOUT_MILLIS, DEFAULT_MAX_PAGE_BYTES, DEFAULT_DISK_RESERVE_BYTES);
+                DEFAULT_MAX_CONNECTIONS, DEFAULT_VISIBLE_TIMEOUT_MILLIS, DEFAULT_MAX_PAGE_BYTES,
+                UNAUTHENTICATED_BODIES * maxBodyBytes, DEFAULT_DISK_RESERVE_BYTES);
     }
 
     /** These settings with another disk reserve. */
     public Settings withDiskReserve(long bytes) {
         return new Settings(host, port, data, db, log, adminCredential, ack, maxBodyBytes, defaultLimit, maxLimit,
                 ringSize, projectorBatch, readyLagMillis, xapiVersion, corsOrigins, corsMaxAgeSeconds,
-                headerTimeoutMillis, bodyTimeoutMillis, maxConnections, visibleTimeoutMillis, maxPageBytes, bytes);
+                headerTimeoutMillis, bodyTimeoutMillis, maxConnections, visibleTimeoutMillis, maxPageBytes,
+                maxUnauthenticatedBodyBytes, bytes);
     }
 
     /** The CORS policy these settings name. */
@@ -89,6 +97,10 @@ public record Settings(String host, int port, Path data, String db, Path log, St
         if (maxBodyBytes < 1024 || maxBodyBytes > MAX_MAX_BODY) {
             throw new IllegalArgumentException("max-body=" + maxBodyBytes + " is out of range (1024-" + MAX_MAX_BODY
                     + ": a write must fit in one log entry)");
+        }
+        if (maxUnauthenticatedBodyBytes < maxBodyBytes) {
+            throw new IllegalArgumentException("max-unauthenticated-body=" + maxUnauthenticatedBodyBytes
+                    + " is below max-body=" + maxBodyBytes);
         }
         if (defaultLimit < 1 || maxLimit < defaultLimit) {
             throw new IllegalArgumentException("default-limit=" + defaultLimit + " must be at least 1 and at most max-limit="

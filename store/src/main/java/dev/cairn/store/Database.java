@@ -3,6 +3,9 @@ package dev.cairn.store;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -40,6 +43,7 @@ public final class Database implements AutoCloseable {
     /** As {@link #open(String)}, with the reader pool's metrics (connections, waits) recorded in {@code metrics}. */
     public static Database open(String jdbcUrl, MeterRegistry metrics) {
         Dialect dialect = Dialect.of(jdbcUrl);
+        createSqliteFile(jdbcUrl);
         try (Connection c = DriverManager.getConnection(jdbcUrl)) {
             dialect.configure(c, true);
             Migrations.apply(c, dialect);
@@ -71,6 +75,27 @@ public final class Database implements AutoCloseable {
         }
         HikariDataSource pool = new HikariDataSource(config);
         return new Database(jdbcUrl, dialect, pool);
+    }
+
+    /**
+     * Creates a new SQLite database file 0600 before SQLite does (SQLite would make it readable by everyone; its
+     * -wal and -shm files take the database file's permissions).
+     */
+    private static void createSqliteFile(String jdbcUrl) {
+        String path = jdbcUrl.startsWith("jdbc:sqlite:") ? jdbcUrl.substring("jdbc:sqlite:".length()) : "";
+        int query = path.indexOf('?');
+        path = query < 0 ? path : path.substring(0, query);
+        if (path.isEmpty() || path.startsWith(":") || path.startsWith("file:")) {
+            return; // in memory, or a URI SQLite resolves itself
+        }
+        Path file = Path.of(path);
+        if (file.toAbsolutePath().getParent() != null && Files.isDirectory(file.toAbsolutePath().getParent())) {
+            try {
+                OwnerOnly.createFile(file);
+            } catch (IOException e) {
+                throw new StoreException("cannot create database " + jdbcUrl + ": " + e.getMessage(), e);
+            }
+        }
     }
 
     public Dialect dialect() {
