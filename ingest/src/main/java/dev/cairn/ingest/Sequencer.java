@@ -5,9 +5,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.log.DocumentWritten;
 import dev.cairn.log.DocumentsDeleted;
 import dev.cairn.log.EntryTooLargeException;
+import dev.cairn.log.EntryVoided;
 import dev.cairn.log.Event;
 import dev.cairn.log.EventLog;
 import dev.cairn.log.LogAppender;
+import dev.cairn.log.LogFullException;
+import dev.cairn.log.LogWriteException;
 import dev.cairn.log.LogEntry;
 import dev.cairn.log.LogTailer;
 import dev.cairn.log.StatementsStored;
@@ -56,6 +59,7 @@ public final class Sequencer implements EventHandler<RingSlot> {
     private final KnownState known;
     private final Clock clock;
     private final Runnable afterSync;
+    private final DiskReserve reserve;
     private final StatementOverlay overlay = new StatementOverlay();
     private final DocumentOverlay documents = new DocumentOverlay();
     private final List<WriteCommand> batch = new ArrayList<>();
@@ -69,6 +73,10 @@ public final class Sequencer implements EventHandler<RingSlot> {
     /** Random access to entries this sequencer appended (created on its own thread, as Chronicle requires). */
     private LogTailer reader;
     private long lastStoredMillis;
+    /** Why the last {@link #tryAppend} appended nothing. */
+    private WriteOutcome.Refused appendFailure;
+    /** Why {@link #onStart()} failed (every write is then refused with it), or null. */
+    private Throwable startFailure;
 
     /**
      * @param afterSync called after each sync, before the requests complete (wakes an in-process projector)
@@ -79,10 +87,17 @@ public final class Sequencer implements EventHandler<RingSlot> {
 
     /** @param metrics where the statements accepted and the log's append and sync latencies are recorded */
     public Sequencer(EventLog log, KnownState known, Clock clock, Runnable afterSync, MeterRegistry metrics) {
+        this(log, known, clock, afterSync, metrics, DiskReserve.NONE);
+    }
+
+    /** @param reserve the free space below which every write is refused with 507 before it reaches the log */
+    public Sequencer(EventLog log, KnownState known, Clock clock, Runnable afterSync, MeterRegistry metrics,
+                     DiskReserve reserve) {
         this.log = log;
         this.known = known;
         this.clock = clock;
         this.afterSync = afterSync;
+        this.reserve = reserve;
         this.accepted = Counter.builder("cairn.statements.accepted").description("Statements appended to the log")
                 .register(metrics);
         this.appendTimer = Timer.builder("cairn.log.append").description("Appending one event to the log")
@@ -93,11 +108,16 @@ public final class Sequencer implements EventHandler<RingSlot> {
 
     @Override
     public void onStart() {
-        appender = log.appender();
-        Watermark w = known.watermark();
-        storedIds = new StoredIdFilter(2 * w.seq());
-        recoverOverlay(w.logIndex());
-        storedIds.loadInBackground(known);
+        try {
+            appender = log.appender();
+            Watermark w = known.watermark();
+            storedIds = new StoredIdFilter(2 * w.seq());
+            recoverOverlay(w.logIndex());
+            storedIds.loadInBackground(known);
+        } catch (Throwable t) {
+            LOG.error("the sequencer cannot start; every write is refused", t);
+            startFailure = t;
+        }
     }
 
     /** Rebuilds the overlays from the log entries after the store's watermark (they may not be projected yet). */
@@ -107,6 +127,9 @@ public final class Sequencer implements EventHandler<RingSlot> {
             LogEntry e;
             while ((e = tailer.next()) != null) {
                 entries++;
+                if (e.event() instanceof EntryVoided) {
+                    continue;
+                }
                 if (!(e.event() instanceof StatementsStored)) {
                     documents.add(e.index(), e.event());
                     lastStoredMillis = Math.max(lastStoredMillis, updatedMillis(e.event()));
@@ -136,6 +159,16 @@ public final class Sequencer implements EventHandler<RingSlot> {
 
     private void decideBatch() {
         try {
+            if (startFailure != null) {
+                throw new IllegalStateException("the sequencer did not start: " + startFailure.getMessage(), startFailure);
+            }
+            String shortfall = reserve.shortfall();
+            if (shortfall != null) {
+                for (WriteCommand c : batch) {
+                    c.outcome().complete(diskFull(shortfall));
+                }
+                return;
+            }
             Set<UUID> ids = new HashSet<>();
             Set<DocumentKey> keys = new HashSet<>();
             for (WriteCommand c : batch) {
@@ -172,7 +205,8 @@ public final class Sequencer implements EventHandler<RingSlot> {
             for (int i = 0; i < batch.size(); i++) {
                 batch.get(i).outcome().complete(outcomes.get(i));
             }
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
+            // Errors too (a fault in the log's memory map is an InternalError): fail this batch's requests, not the ring.
             LOG.error("sequencer failed on a batch of {} requests", batch.size(), e);
             for (WriteCommand c : batch) {
                 if (outcomes.isEmpty()) { // failed before deciding anything, so before any append
@@ -186,6 +220,29 @@ public final class Sequencer implements EventHandler<RingSlot> {
             batch.clear();
             outcomes.clear();
         }
+    }
+
+    private static WriteOutcome.Refused diskFull(String why) {
+        return new WriteOutcome.Refused(507, "storage.full", "server", "the write was not stored: " + why
+                + "; retry once space is freed");
+    }
+
+    /** Appends {@code event}; on a failure, nothing was appended and {@link #appendFailure} says why. */
+    private Long tryAppend(Event event) {
+        long appendStart = System.nanoTime();
+        try {
+            long index = appender.append(event);
+            appendTimer.record(System.nanoTime() - appendStart, TimeUnit.NANOSECONDS);
+            return index;
+        } catch (LogFullException e) {
+            LOG.warn("a write was refused: {}", e.getMessage());
+            appendFailure = diskFull("the log's disk is full");
+        } catch (LogWriteException e) {
+            LOG.error("a write could not be appended to the log", e);
+            appendFailure = new WriteOutcome.Refused(500, "log.append_failed", "server",
+                    "the write was not stored: the log could not append it; retry");
+        }
+        return null;
     }
 
     /**
@@ -250,9 +307,10 @@ public final class Sequencer implements EventHandler<RingSlot> {
         if (out.isEmpty()) {
             return new WriteOutcome.Accepted(ids, -1, 0);
         }
-        long appendStart = System.nanoTime();
-        long index = appender.append(new StatementsStored(out, c.attachments(), c.defines()));
-        appendTimer.record(System.nanoTime() - appendStart, TimeUnit.NANOSECONDS);
+        Long index = tryAppend(new StatementsStored(out, c.attachments(), c.defines()));
+        if (index == null) {
+            return appendFailure;
+        }
         accepted.increment(out.size());
         lastStoredMillis = now;
         remember(index, newIds);
@@ -335,9 +393,10 @@ public final class Sequencer implements EventHandler<RingSlot> {
     }
 
     private WriteOutcome appendDocumentEvent(Event event, long now) {
-        long appendStart = System.nanoTime();
-        long index = appender.append(event);
-        appendTimer.record(System.nanoTime() - appendStart, TimeUnit.NANOSECONDS);
+        Long index = tryAppend(event);
+        if (index == null) {
+            return appendFailure;
+        }
         lastStoredMillis = now;
         documents.add(index, event);
         return new WriteOutcome.Accepted(List.of(), index, 0);

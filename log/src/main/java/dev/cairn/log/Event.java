@@ -1,5 +1,5 @@
 package dev.cairn.log;
 
 /** One accepted write request, as recorded in the log. */
-public sealed interface Event permits StatementsStored, DocumentWritten, DocumentsDeleted {
+public sealed interface Event permits StatementsStored, DocumentWritten, DocumentsDeleted, EntryVoided {
 }

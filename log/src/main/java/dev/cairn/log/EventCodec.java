@@ -4,7 +4,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.zip.CRC32C;
 import dev.cairn.xapi.DocumentKey;
+import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.bytes.BytesIn;
 import net.openhft.chronicle.bytes.BytesOut;
 
@@ -43,24 +45,78 @@ import net.openhft.chronicle.bytes.BytesOut;
  *
  * The format byte lets every later release read a log written today: a reader rejects a format it does not
  * know with a message naming the index, instead of misreading it.
+ *
+ * <p>Format 2 (written since format 1's layout could not tell a whole entry from one torn by a crash or a full
+ * disk) is format 1 with a CRC32C after the format byte, of every byte of the entry after the checksum:
+ * <pre>
+ *  +--------+----------------+--------+-------------------------------------
+ *  | 2      | crc32c (int32) | type   | as format 1 after its type byte
+ *  +--------+----------------+--------+-------------------------------------
+ * </pre>
+ * Type 0 (format 2 only) is a void entry: a torn entry that the next writer neutralised ({@link TornTail}); it
+ * keeps its place, and so Chronicle's index and sequence numbers, and readers skip it. Format 1 entries read as
+ * before, checked only by their structure.
  */
 public final class EventCodec {
     public static final byte FORMAT_1 = 1;
+    public static final byte FORMAT_2 = 2;
+    static final byte TYPE_VOID = 0;
     static final byte TYPE_STATEMENTS_STORED = 1;
     static final byte TYPE_DOCUMENT_WRITTEN = 2;
     static final byte TYPE_DOCUMENTS_DELETED = 3;
     static final byte TYPE_STATEMENTS_WITH_ATTACHMENTS = 4;
     static final byte FLAG_NO_DEFINE = 0x40;
     private static final int HEADER = 6;
+    /** Format 2's CRC32C after the format byte. */
+    private static final int CHECKSUM_BYTES = 4;
     /** id (two int64), stored ms (int64), json length (int32). */
     private static final int STATEMENT_HEADER = 28;
+    private static final ThreadLocal<Checksum> CHECKSUM = ThreadLocal.withInitial(Checksum::new);
+    /** The body of the entry being encoded, checksummed before it is written to the log in one copy. */
+    private static final ThreadLocal<Bytes<byte[]>> BODY = ThreadLocal.withInitial(Bytes::allocateElasticOnHeap);
+    /** A body buffer grown past this is dropped after use, so one large document does not keep its size. */
+    private static final int KEEP_BODY_BYTES = 1 << 20;
 
     private EventCodec() {
     }
 
-    /** Writes {@code event} at the write position of {@code out} (the bytes of a log entry being written). */
+    /**
+     * Writes {@code event} in format 2 at the write position of {@code out} (the bytes of a log entry being written).
+     * The body is built on the heap first: its checksum is known before the entry is written, and the log's memory
+     * is only written, in one streaming copy (random access to Chronicle's mapped bytes is not safe across chunks).
+     */
     public static void encode(Event event, BytesOut<?> out) {
-        out.writeByte(FORMAT_1);
+        Bytes<byte[]> body = BODY.get();
+        body.clear();
+        try {
+            encodeBody(event, body);
+            writeChecked(body, out);
+        } finally {
+            if (body.realCapacity() > KEEP_BODY_BYTES) {
+                BODY.remove();
+            }
+        }
+    }
+
+    /** Writes a void entry of {@code length} bytes (at least {@link #VOID_MIN}) at the write position of {@code out}. */
+    static void encodeVoid(BytesOut<?> out, int length) {
+        Bytes<byte[]> body = Bytes.allocateElasticOnHeap(length);
+        body.writeByte(TYPE_VOID);
+        body.writeSkip(length - VOID_MIN);
+        writeChecked(body, out);
+    }
+
+    private static void writeChecked(Bytes<byte[]> body, BytesOut<?> out) {
+        int length = (int) body.writePosition();
+        byte[] bytes = body.underlyingObject();
+        out.writeByte(FORMAT_2).writeInt(CHECKSUM.get().of(bytes, length)).write(bytes, 0, length);
+    }
+
+    /** The shortest entry a void entry can replace. */
+    static final int VOID_MIN = 6;
+
+    /** The bytes of a body in format 1's layout after its format byte. */
+    private static void encodeBody(Event event, BytesOut<?> out) {
         if (event instanceof StatementsStored stored) {
             encodeStatements(stored, out);
         } else if (event instanceof DocumentWritten written) {
@@ -70,11 +126,12 @@ public final class EventCodec {
             out.writeInt(written.content().length).write(written.content());
             putString(out, written.etag());
             out.writeLong(written.updatedMillis());
-        } else {
-            DocumentsDeleted deleted = (DocumentsDeleted) event;
+        } else if (event instanceof DocumentsDeleted deleted) {
             out.writeByte(TYPE_DOCUMENTS_DELETED);
             putKey(out, deleted.key());
             out.writeByte((byte) (deleted.all() ? 1 : 0)).writeLong(deleted.updatedMillis());
+        } else {
+            throw new IllegalArgumentException("a void entry is written only by the torn-tail repair");
         }
     }
 
@@ -91,10 +148,11 @@ public final class EventCodec {
             return statementsLength(stored.statements().size(), json, stored.attachments());
         }
         if (event instanceof DocumentWritten written) {
-            return 2 + keyLength(written.key()) + stringLength(written.contentType()) + 4L + written.content().length
+            return 2 + CHECKSUM_BYTES + keyLength(written.key()) + stringLength(written.contentType()) + 4L
+                    + written.content().length
                     + stringLength(written.etag()) + 8;
         }
-        return 2 + keyLength(((DocumentsDeleted) event).key()) + 1 + 8;
+        return 2 + CHECKSUM_BYTES + keyLength(((DocumentsDeleted) event).key()) + 1 + 8;
     }
 
     /**
@@ -102,7 +160,7 @@ public final class EventCodec {
      * {@code attachments}: what a writer can check before it has the statements' final form.
      */
     public static long statementsLength(int count, long jsonBytes, List<AttachmentContent> attachments) {
-        long length = HEADER + (long) count * STATEMENT_HEADER + jsonBytes;
+        long length = HEADER + CHECKSUM_BYTES + (long) count * STATEMENT_HEADER + jsonBytes;
         if (!attachments.isEmpty()) {
             length += 4;
             for (AttachmentContent a : attachments) {
@@ -177,7 +235,11 @@ public final class EventCodec {
     }
 
     private static byte[] getBytes(BytesIn<?> in) {
-        byte[] b = new byte[in.readInt()];
+        int length = in.readInt();
+        if (length < 0 || length > in.readRemaining()) {
+            throw new IllegalStateException("a length of " + length + " with " + in.readRemaining() + " bytes left");
+        }
+        byte[] b = new byte[length];
         in.read(b);
         return b;
     }
@@ -187,18 +249,49 @@ public final class EventCodec {
         return new DocumentKey(kind, getString(in), getString(in), getString(in), getString(in));
     }
 
-    /** Decodes the event at the read position of {@code in}; {@code index} only names the entry in an error message. */
+    /**
+     * Decodes the event at the read position of {@code in}, which ends at its read limit.
+     * {@code index} only names the entry in an error message.
+     *
+     * @throws BadLogEntryException when the entry was not written whole (its checksum or structure is wrong) or is of
+     *                              a format this release cannot read
+     */
     public static Event decode(BytesIn<?> in, long index) {
         if (in.readRemaining() < HEADER) {
-            throw new IllegalStateException("log entry at index " + Long.toHexString(index) + " is "
-                    + in.readRemaining() + " bytes, shorter than the event header");
+            throw new BadLogEntryException(index, "is " + in.readRemaining() + " bytes, shorter than the event header");
         }
         byte format = in.readByte();
-        if (format != FORMAT_1) {
-            throw new IllegalStateException("log entry at index " + Long.toHexString(index) + " has format " + format
-                    + ", which this release of Cairn cannot read (it reads format " + FORMAT_1 + ")");
+        if (format == FORMAT_2) {
+            int expected = in.readInt();
+            long body = in.readPosition();
+            int actual = CHECKSUM.get().of(in);
+            in.readPosition(body);
+            if (actual != expected) {
+                throw new BadLogEntryException(index, "fails its checksum (it was not written whole)");
+            }
+        } else if (format != FORMAT_1) {
+            throw new BadLogEntryException(index, "has format " + format + ", which this release of Cairn cannot read"
+                    + " (it reads formats " + FORMAT_1 + " and " + FORMAT_2 + ")");
         }
+        try {
+            Event e = decodeBody(in, index, format);
+            if (in.readRemaining() != 0) {
+                throw new BadLogEntryException(index, "has " + in.readRemaining() + " bytes after its event");
+            }
+            return e;
+        } catch (BadLogEntryException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new BadLogEntryException(index, "cannot be decoded: " + e);
+        }
+    }
+
+    private static Event decodeBody(BytesIn<?> in, long index, byte format) {
         byte type = in.readByte();
+        if (type == TYPE_VOID && format == FORMAT_2) {
+            in.readSkip(in.readRemaining());
+            return EntryVoided.INSTANCE;
+        }
         if (type == TYPE_DOCUMENT_WRITTEN) {
             DocumentKey key = getKey(in);
             String contentType = getString(in);
@@ -211,9 +304,12 @@ public final class EventCodec {
         boolean defines = (type & FLAG_NO_DEFINE) == 0;
         type &= ~FLAG_NO_DEFINE;
         if (type != TYPE_STATEMENTS_STORED && type != TYPE_STATEMENTS_WITH_ATTACHMENTS) {
-            throw new IllegalStateException("log entry at index " + Long.toHexString(index) + " has unknown type " + type);
+            throw new BadLogEntryException(index, "has unknown type " + type);
         }
         int count = in.readInt();
+        if (count < 0 || count > in.readRemaining()) {
+            throw new BadLogEntryException(index, "claims " + count + " statements");
+        }
         List<StoredStatement> statements = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             UUID id = new UUID(in.readLong(), in.readLong());
@@ -231,5 +327,27 @@ public final class EventCodec {
             attachments.add(new AttachmentContent(sha2, contentType, getBytes(in)));
         }
         return new StatementsStored(statements, attachments, defines);
+    }
+
+    /** A CRC32C and the buffer it reads Chronicle's memory through, one per thread. */
+    private static final class Checksum {
+        private final CRC32C crc = new CRC32C();
+        private final byte[] buffer = new byte[8192];
+
+        /** Of the bytes from the read position of {@code in} to its limit, read by streaming (it moves the position). */
+        int of(BytesIn<?> in) {
+            crc.reset();
+            while (in.readRemaining() > 0) {
+                int n = in.read(buffer, 0, (int) Math.min(buffer.length, in.readRemaining()));
+                crc.update(buffer, 0, n);
+            }
+            return (int) crc.getValue();
+        }
+
+        int of(byte[] bytes, int length) {
+            crc.reset();
+            crc.update(bytes, 0, length);
+            return (int) crc.getValue();
+        }
     }
 }

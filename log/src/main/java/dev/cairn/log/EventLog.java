@@ -1,6 +1,7 @@
 package dev.cairn.log;
 
 import java.nio.file.Path;
+import java.util.List;
 import net.openhft.chronicle.bytes.SyncMode;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
@@ -16,6 +17,8 @@ public final class EventLog implements AutoCloseable {
         System.setProperty("chronicle.announcer.disable", "true");
     }
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(EventLog.class);
+
     /**
      * Chronicle's memory-mapping chunk. An entry may take at most a quarter of it (Chronicle's overlap, the part of
      * the next chunk mapped with each one): 128 MiB holds entries of 32 MiB, room for a body of the largest
@@ -25,10 +28,12 @@ public final class EventLog implements AutoCloseable {
 
     private final Path dir;
     private final SingleChronicleQueue queue;
+    private final SyncedPosition synced;
 
-    private EventLog(Path dir, SingleChronicleQueue queue) {
+    private EventLog(Path dir, SingleChronicleQueue queue, SyncedPosition synced) {
         this.dir = dir;
         this.queue = queue;
+        this.synced = synced;
     }
 
     /** Opens (creating if needed) the log in {@code dir}, with msync on every {@link LogAppender#sync()}. */
@@ -43,7 +48,12 @@ public final class EventLog implements AutoCloseable {
     public static EventLog open(Path dir, long blockSize) {
         SingleChronicleQueue queue = SingleChronicleQueueBuilder.binary(dir).blockSize(blockSize)
                 .syncMode(SyncMode.SYNC).build();
-        return new EventLog(dir, queue);
+        try {
+            return new EventLog(dir, queue, SyncedPosition.open(dir));
+        } catch (RuntimeException e) {
+            queue.close();
+            throw e;
+        }
     }
 
     /** The most bytes one event may take in this log: Chronicle's limit for one entry. */
@@ -55,14 +65,127 @@ public final class EventLog implements AutoCloseable {
         return dir;
     }
 
-    /** A new appender for the calling thread. One sequencer appends to a log at a time. */
+    /**
+     * A new appender for the calling thread, after voiding the torn tail a crash may have left
+     * ({@link #repairTornTail()}). One sequencer appends to a log at a time (the caller holds {@link WriterLock}).
+     */
     public LogAppender appender() {
-        return new LogAppender(queue.createAppender(), maxEntryBytes());
+        return appender(true);
+    }
+
+    LogAppender appender(boolean preallocate) {
+        repairTornTail();
+        return new LogAppender(queue, synced, maxEntryBytes(), preallocate);
+    }
+
+    /**
+     * Voids the torn tail (the entries after the last synced position from the first that fails its check on), syncs
+     * what follows the synced position and records the log's end as synced. Only the log's writer may call this.
+     *
+     * @return a line per entry voided, naming its index and what was wrong with it
+     */
+    public List<String> repairTornTail() {
+        long record = synced.get();
+        TornTail.Tail tail = TornTail.find(queue, record);
+        if (tail.endUnreadable()) {
+            throw new UnreadableEndException(unreadableEnd(tail));
+        }
+        TornTail.repair(tail);
+        synced.set(lastIndex());
+        List<String> voided = tail.torn().stream()
+                .map(t -> "voided the torn log entry at index " + Long.toHexString(t.index()) + ": " + t.problem()).toList();
+        voided.forEach(LOG::warn);
+        return voided;
+    }
+
+    /**
+     * What {@code cairn log check --truncate-torn-tail} does, with every other process on the log stopped: voids the
+     * torn tail in place or, when the log cannot be read up to its end, rewrites its last cycle file without it.
+     *
+     * @return a line per repair made
+     */
+    public static List<String> truncateTornTail(Path dir) {
+        long synced;
+        try (EventLog log = open(dir)) {
+            try {
+                return log.repairTornTail();
+            } catch (UnreadableEndException e) {
+                synced = log.synced.get();
+            }
+        }
+        long dropped = CycleRewrite.rewriteLastCycle(dir, synced);
+        List<String> done = new java.util.ArrayList<>();
+        done.add("rewrote the log's last cycle file without the " + dropped + " entries of its torn tail");
+        try (EventLog log = open(dir)) {
+            done.addAll(log.repairTornTail());
+        }
+        return done;
+    }
+
+    private String unreadableEnd(TornTail.Tail tail) {
+        return "the log in " + dir + " cannot be read past index " + Long.toHexString(tail.lastReadable())
+                + ", though Chronicle's write position lies past it: the bytes of entries that were never synced are"
+                + " gone (a crash or a file cut short), and an append would land where no reader reaches; "
+                + "stop every Cairn process on this log and run 'cairn log check --truncate-torn-tail'";
+    }
+
+    /** The entries after the last synced position that fail their check, without changing anything. */
+    public List<String> tornTail() {
+        return TornTail.find(queue, synced.get()).torn().stream()
+                .map(t -> "log entry at index " + Long.toHexString(t.index()) + ": " + t.problem()).toList();
+    }
+
+    /** Reads every entry from the start and reports the bad ones, without changing anything. */
+    public LogCheck check() {
+        long record = synced.get();
+        TornTail.Tail tail = TornTail.find(queue, record);
+        java.util.Set<Long> torn = new java.util.HashSet<>();
+        tail.torn().forEach(t -> torn.add(t.index()));
+        List<String> damaged = new java.util.ArrayList<>();
+        long entries = 0;
+        long voided = 0;
+        try (net.openhft.chronicle.queue.ExcerptTailer tailer = queue.createTailer()) {
+            tailer.toStart();
+            while (true) {
+                try (net.openhft.chronicle.wire.DocumentContext dc = tailer.readingDocument()) {
+                    if (!dc.isPresent()) {
+                        break;
+                    }
+                    entries++;
+                    long index = dc.index();
+                    String problem = TornTail.problem(dc.wire().bytes(), index);
+                    if (problem != null && !torn.contains(index)) {
+                        damaged.add(problem);
+                    } else if (problem == null && TornTail.isVoid(dc.wire().bytes())) {
+                        voided++;
+                    }
+                }
+            }
+        }
+        List<String> tornTail = new java.util.ArrayList<>(tail.torn().stream()
+                .map(t -> "log entry at index " + Long.toHexString(t.index()) + ": " + t.problem()).toList());
+        if (tail.endUnreadable()) {
+            tornTail.add(unreadableEnd(tail));
+        }
+        return new LogCheck(entries, voided, lastIndex(), record, damaged, tornTail);
+    }
+
+    /** The index of the last entry known to be synced; {@link Long#MAX_VALUE} when the log has no record of it. */
+    public long syncedIndex() {
+        return synced.get();
     }
 
     /** A new tailer for the calling thread that returns the entries after {@code afterIndex}, or all if it is -1. */
     public LogTailer tailer(long afterIndex) {
-        return new LogTailer(queue.createTailer(), afterIndex);
+        return new LogTailer(queue.createTailer(), afterIndex, () -> Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #tailer}, but it stops before an entry that is not synced yet: a projector that applies only these
+     * never holds an entry that a crash could still take out of the log.
+     */
+    public LogTailer syncedTailer(long afterIndex) {
+        return new LogTailer(queue.createTailer(), afterIndex, synced::get);
     }
 
     /** The index of the last entry, or -1 when the log is empty. */

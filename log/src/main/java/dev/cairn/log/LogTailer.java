@@ -1,14 +1,18 @@
 package dev.cairn.log;
 
+import java.util.function.LongSupplier;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.wire.DocumentContext;
 
 /** Reads events in log order, starting after a given index. */
 public final class LogTailer implements AutoCloseable {
     private final ExcerptTailer tailer;
+    /** The last index it may return. */
+    private final LongSupplier limit;
 
-    LogTailer(ExcerptTailer tailer, long afterIndex) {
+    LogTailer(ExcerptTailer tailer, long afterIndex, LongSupplier limit) {
         this.tailer = tailer;
+        this.limit = limit;
         if (afterIndex < 0) {
             tailer.toStart();
         } else {
@@ -24,14 +28,27 @@ public final class LogTailer implements AutoCloseable {
         }
     }
 
-    /** The next entry, or null when the tailer has reached the end of the log for now. */
+    /**
+     * The next entry, or null when the tailer has reached the end of the log (or of what is synced) for now.
+     *
+     * @throws BadLogEntryException when the next entry is not a whole event; the tailer stays before it
+     */
     public LogEntry next() {
         try (DocumentContext dc = tailer.readingDocument()) {
             if (!dc.isPresent()) {
                 return null;
             }
             long index = dc.index();
-            return new LogEntry(index, EventCodec.decode(dc.wire().bytes(), index));
+            if (index > limit.getAsLong()) {
+                dc.rollbackOnClose();
+                return null;
+            }
+            try {
+                return new LogEntry(index, EventCodec.decode(dc.wire().bytes(), index));
+            } catch (BadLogEntryException e) {
+                dc.rollbackOnClose();
+                throw e;
+            }
         }
     }
 

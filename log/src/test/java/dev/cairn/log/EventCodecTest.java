@@ -4,12 +4,15 @@ import net.openhft.chronicle.bytes.Bytes;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
+import java.util.zip.CRC32C;
 import java.util.UUID;
 import dev.cairn.xapi.DocumentKey;
 import org.junit.jupiter.api.Test;
@@ -24,7 +27,7 @@ class EventCodecTest {
         StatementsStored in = new StatementsStored(List.of(new StoredStatement(ID, 42, JSON)),
                 List.of(new AttachmentContent("ab12", "application/octet-stream", content)), true);
         byte[] encoded = encoded(in);
-        assertEquals(EventCodec.TYPE_STATEMENTS_WITH_ATTACHMENTS, encoded[1]);
+        assertEquals(EventCodec.TYPE_STATEMENTS_WITH_ATTACHMENTS, encoded[5]);
 
         StatementsStored out = (StatementsStored) decoded(encoded, 7);
         assertEquals(1, out.statements().size());
@@ -38,17 +41,62 @@ class EventCodecTest {
     @Test
     void statementsFromACredentialWithoutDefineCarryTheFlagInTheirType() {
         byte[] encoded = encoded(new StatementsStored(List.of(new StoredStatement(ID, 42, JSON)), List.of(), false));
-        assertEquals(EventCodec.TYPE_STATEMENTS_STORED | EventCodec.FLAG_NO_DEFINE, encoded[1]);
+        assertEquals(EventCodec.TYPE_STATEMENTS_STORED | EventCodec.FLAG_NO_DEFINE, encoded[5]);
         StatementsStored out = (StatementsStored) decoded(encoded, 3);
         assertFalse(out.defines());
         assertArrayEquals(JSON, out.statements().get(0).json());
         assertTrue(((StatementsStored) decoded(typeOneEntry(), 1)).defines(), "entries without the flag may define");
     }
 
+    /** Format 2 is format 1 with the format byte 2 and a CRC32C of the rest after it. */
     @Test
-    void statementsWithoutAttachmentsKeepTheFirstLayout() {
+    void formatTwoIsTheFirstLayoutWithAChecksumOfTheRest() {
         byte[] encoded = encoded(new StatementsStored(List.of(new StoredStatement(ID, 42, JSON))));
-        assertArrayEquals(typeOneEntry(), encoded);
+        byte[] one = typeOneEntry();
+        assertEquals(one.length + 4, encoded.length);
+        assertEquals(EventCodec.FORMAT_2, encoded[0]);
+        assertArrayEquals(Arrays.copyOfRange(one, 1, one.length), Arrays.copyOfRange(encoded, 5, encoded.length));
+        CRC32C crc = new CRC32C();
+        crc.update(encoded, 5, encoded.length - 5);
+        assertEquals((int) crc.getValue(), ByteBuffer.wrap(encoded, 1, 4).order(ByteOrder.LITTLE_ENDIAN).getInt());
+    }
+
+    @Test
+    void anEntryWithAnyByteChangedFailsItsCheck() {
+        byte[] encoded = encoded(new StatementsStored(List.of(new StoredStatement(ID, 42, JSON))));
+        for (int i = 0; i < encoded.length; i++) {
+            byte[] damaged = encoded.clone();
+            damaged[i] ^= 0x10;
+            assertThrows(BadLogEntryException.class, () -> decoded(damaged, 5), "byte " + i);
+        }
+    }
+
+    /** What a full disk left in the log of an earlier release: a complete Chronicle header over zeros. */
+    @Test
+    void anEntryOfZerosIsBadAndNamesItsIndex() {
+        BadLogEntryException e = assertThrows(BadLogEntryException.class, () -> decoded(new byte[400], 0xabc));
+        assertEquals(0xabc, e.index());
+        assertTrue(e.getMessage().contains("abc"), e.getMessage());
+    }
+
+    @Test
+    void aTruncatedEntryIsBadInEitherFormat() {
+        byte[] two = encoded(new StatementsStored(List.of(new StoredStatement(ID, 42, JSON))));
+        byte[] one = typeOneEntry();
+        for (int cut = 0; cut < one.length; cut++) {
+            byte[] shortTwo = Arrays.copyOf(two, cut + 4);
+            byte[] shortOne = Arrays.copyOf(one, cut);
+            assertThrows(BadLogEntryException.class, () -> decoded(shortTwo, 1), "format 2 cut at " + cut);
+            assertThrows(BadLogEntryException.class, () -> decoded(shortOne, 1), "format 1 cut at " + cut);
+        }
+    }
+
+    @Test
+    void aVoidEntryDecodesAsVoided() {
+        Bytes<?> out = Bytes.allocateElasticOnHeap();
+        EventCodec.encodeVoid(out, 300);
+        assertEquals(300, out.writePosition());
+        assertEquals(EntryVoided.INSTANCE, decoded(out.toByteArray(), 1));
     }
 
     /** An entry as releases before attachments wrote it, built byte by byte from the documented layout. */

@@ -7,6 +7,7 @@ import dev.cairn.http.HttpServer;
 import dev.cairn.http.UnauthenticatedBodies;
 import dev.cairn.ingest.AckMode;
 import dev.cairn.ingest.CommandSubmitter;
+import dev.cairn.ingest.DiskReserve;
 import dev.cairn.ingest.DocumentWriteHandler;
 import dev.cairn.ingest.IngestRing;
 import dev.cairn.ingest.Sequencer;
@@ -41,9 +42,11 @@ import io.undertow.server.HttpHandler;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -68,6 +71,8 @@ public final class Cairn implements AutoCloseable {
      */
     private static final long PROJECTOR_LINGER_MILLIS = 20;
 
+    private static final String SQLITE_URL = "jdbc:sqlite:";
+
     private final Deque<AutoCloseable> parts = new ArrayDeque<>();
     private final int port;
     private final String credentialCreated;
@@ -85,7 +90,11 @@ public final class Cairn implements AutoCloseable {
             new JvmGcMetrics().bindTo(metrics);
             new ProcessorMetrics().bindTo(metrics);
             EventLog log = started(EventLog.open(s.log()));
+            if (roles.contains(Role.INGEST)) {
+                log.repairTornTail(); // here, not on the sequencer's thread: a log it cannot repair stops the start
+            }
             Database db = started(Database.open(s.db(), metrics));
+            DiskReserve reserve = diskReserve(s);
             WatermarkTracker tracker = new WatermarkTracker(db.watermark(), clock);
 
             Runnable wakeProjector = () -> { };
@@ -107,8 +116,8 @@ public final class Cairn implements AutoCloseable {
 
             HttpApi.Writes writes = null;
             if (roles.contains(Role.INGEST)) {
-                IngestRing ring = new IngestRing(new Sequencer(log, new KnownState(db), clock, wakeProjector, metrics),
-                        s.ringSize());
+                IngestRing ring = new IngestRing(new Sequencer(log, new KnownState(db), clock, wakeProjector, metrics,
+                        reserve), s.ringSize());
                 started(ring);
                 Gauge.builder("cairn.ingest.ring.occupancy", ring, IngestRing::occupancy)
                         .description("Write commands waiting for the sequencer").register(metrics);
@@ -134,7 +143,7 @@ public final class Cairn implements AutoCloseable {
 
             CorsPolicy cors = s.cors();
             HttpApi.Operator operator = new HttpApi.Operator(metrics,
-                    new Health(log, tracker, s.readyLagMillis(), projectorRunning, metrics));
+                    new Health(log, tracker, s.readyLagMillis(), projectorRunning, metrics, reserve::shortfall));
             HttpHandler root;
             if (writes != null || reads != null) {
                 credentialCreated = AdminCredential.ensure(new CredentialStore(db), s.adminCredential());
@@ -214,11 +223,22 @@ public final class Cairn implements AutoCloseable {
         }
     }
 
+    /** The reserve on the log's disk and, for SQLite, the database's. */
+    static DiskReserve diskReserve(Settings s) {
+        List<Path> paths = new ArrayList<>(List.of(s.log()));
+        if (s.db().startsWith(SQLITE_URL)) {
+            String file = s.db().substring(SQLITE_URL.length());
+            int params = file.indexOf('?');
+            paths.add(Path.of(params < 0 ? file : file.substring(0, params)).toAbsolutePath());
+        }
+        return new DiskReserve(paths, s.diskReserveBytes());
+    }
+
     static Path defaultLog(Path data) {
         return data.resolve("log");
     }
 
     static String defaultDb(Path data) {
-        return "jdbc:sqlite:" + data.resolve("cairn.db");
+        return SQLITE_URL + data.resolve("cairn.db");
     }
 }

@@ -132,6 +132,11 @@ final class CommonOptions {
                     + "(its usual success, with the header X-Cairn-Ack: durable) (env CAIRN_VISIBLE_TIMEOUT; default: ${DEFAULT-VALUE}).")
     long visibleTimeout;
 
+    @Option(names = "--disk-reserve", defaultValue = "268435456",
+            description = "Free bytes writes must leave on the disks of the log and of a SQLite database; below it writes "
+                    + "get 507 and /health/ready says why (env CAIRN_DISK_RESERVE; default: ${DEFAULT-VALUE}).")
+    long diskReserve;
+
     private boolean warned;
 
     Settings settings() {
@@ -140,7 +145,8 @@ final class CommonOptions {
                 log != null ? log.toAbsolutePath() : Cairn.defaultLog(dataDir), adminCredential(), ack, maxBody,
                 defaultLimit, maxLimit, ringSize, projectorBatch, readyLag, xapiVersion, corsOrigins, corsMaxAge,
                 headerTimeout, bodyTimeout, maxConnections, visibleTimeout, maxPageBytes,
-                maxUnauthenticatedBody != null ? maxUnauthenticatedBody : Settings.UNAUTHENTICATED_BODIES * maxBody);
+                maxUnauthenticatedBody != null ? maxUnauthenticatedBody : Settings.UNAUTHENTICATED_BODIES * maxBody,
+                diskReserve);
     }
 
     /** The admin credential from its file, else as given; a secret given as a flag is warned about once. */

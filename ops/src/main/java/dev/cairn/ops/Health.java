@@ -16,6 +16,7 @@ import io.undertow.server.HttpHandler;
 import io.undertow.util.Headers;
 import java.nio.charset.StandardCharsets;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * The operator's endpoints, outside /xapi and without authentication: {@code /metrics} (Prometheus text),
@@ -32,14 +33,18 @@ final class Health {
     private final WatermarkTracker tracker;
     private final long readyLagMillis;
     private final BooleanSupplier projectorRunning;
+    /** Null while the disks have their reserve free, else what is short. */
+    private final Supplier<String> diskShortfall;
     /** The time of the entry after the watermark, read from the log once per watermark. */
     private volatile Oldest oldest = new Oldest(Long.MIN_VALUE, 0);
 
     private record Oldest(long afterIndex, long millis) {
     }
 
-    Health(EventLog log, WatermarkTracker tracker, long readyLagMillis, BooleanSupplier projectorRunning, MeterRegistry metrics) {
+    Health(EventLog log, WatermarkTracker tracker, long readyLagMillis, BooleanSupplier projectorRunning, MeterRegistry metrics,
+           Supplier<String> diskShortfall) {
         this.log = log;
+        this.diskShortfall = diskShortfall;
         this.tracker = tracker;
         this.readyLagMillis = readyLagMillis;
         this.projectorRunning = projectorRunning;
@@ -114,7 +119,8 @@ final class Health {
             long lag = lagMillis();
             long events = lagEvents();
             boolean running = projectorRunning.getAsBoolean();
-            String reason = notReady(lag, events, running);
+            String disk = diskShortfall.get();
+            String reason = disk != null ? "disk below reserve: " + disk : notReady(lag, events, running);
             StringBuilder body = new StringBuilder(160).append("{\"status\":\"")
                     .append(reason == null ? "ready" : "not ready").append('"');
             if (reason != null) {

@@ -1,10 +1,12 @@
 package dev.cairn.ops;
 
+import dev.cairn.log.BadLogEntryException;
 import dev.cairn.log.EventLog;
 import dev.cairn.projector.Projector;
-import dev.cairn.projector.ProjectorRunner;
 import dev.cairn.projector.ReplayProgress;
 import dev.cairn.store.Database;
+import dev.cairn.store.ReplayTarget;
+import dev.cairn.store.StoreException;
 import dev.cairn.store.WatermarkTracker;
 import java.nio.file.Files;
 import java.time.Clock;
@@ -12,9 +14,14 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
-/** {@code cairn replay}: drops every projected table and rebuilds it from the log. */
+/**
+ * {@code cairn replay}: rebuilds every projected table from the log into a new database beside the live one, and
+ * only once that has finished puts it in place of the live tables: a replay that stops (a bad log entry, a full
+ * disk, Ctrl-C) leaves the live tables as they were.
+ */
 @Command(name = "replay", mixinStandardHelpOptions = true,
-        description = "Rebuild every table from the event log (stop other Cairn processes on this data first).")
+        description = "Rebuild every table from the event log beside the live ones, then put them in their place "
+                + "(stop other Cairn processes on this data first).")
 final class ReplayCommand implements Callable<Integer> {
     @Mixin
     CommonOptions options;
@@ -32,13 +39,30 @@ final class ReplayCommand implements Callable<Integer> {
             System.err.println("cairn replay: there is no log at " + s.log());
             return 1;
         }
-        try (EventLog log = EventLog.open(s.log()); Database db = Database.open(s.db())) {
-            WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
-            try (Projector projector = new Projector(log, db, tracker, s.projectorBatch())) {
-                ProjectorRunner.rebuild(projector, db, new TerminalProgress());
+        try (EventLog log = EventLog.open(s.log()); ReplayTarget target = ReplayTarget.create(s.db())) {
+            try (Database db = Database.open(target.url())) {
+                replay(log, db, s.projectorBatch(), new TerminalProgress());
             }
+            target.swap();
+        } catch (BadLogEntryException | StoreException e) {
+            System.err.println("\ncairn replay: stopped, and the live tables are unchanged: " + e.getMessage());
+            return 1;
         }
         return 0;
+    }
+
+    /** Applies the whole log to the empty database {@code db}. */
+    static void replay(EventLog log, Database db, int batch, ReplayProgress progress) {
+        WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
+        try (Projector projector = new Projector(log, db, tracker, batch)) {
+            long entries = 0;
+            int n;
+            while ((n = projector.doWork()) > 0) {
+                entries += n;
+                progress.update(entries, projector.watermark().seq());
+            }
+            progress.done(entries, projector.watermark().seq());
+        }
     }
 
     /** Prints entries, statements and the rate, at most five times a second, on one terminal line. */

@@ -33,12 +33,14 @@ import java.nio.file.Path;
  * @param maxPageBytes     most bytes of statements and attachments in a page of GET /statements (always one statement)
  * @param maxUnauthenticatedBodyBytes the most body bytes held for requests not yet authenticated (Alternate Request
  *                         Syntax forms that carry their credentials), all together; 503 past it
+ * @param diskReserveBytes the free space writes leave on the disks of the log and of a SQLite database (507 below it)
  */
 public record Settings(String host, int port, Path data, String db, Path log, String adminCredential, String ack,
                        long maxBodyBytes, int defaultLimit, int maxLimit, int ringSize, int projectorBatch,
                        long readyLagMillis, String xapiVersion, String corsOrigins, long corsMaxAgeSeconds,
                        long headerTimeoutMillis, long bodyTimeoutMillis, int maxConnections,
-                       long visibleTimeoutMillis, long maxPageBytes, long maxUnauthenticatedBodyBytes) {
+                       long visibleTimeoutMillis, long maxPageBytes, long maxUnauthenticatedBodyBytes,
+                       long diskReserveBytes) {
     public static final long DEFAULT_READY_LAG_MILLIS = 10_000;
     public static final String DEFAULT_CORS_ORIGINS = "*";
     public static final long DEFAULT_CORS_MAX_AGE_SECONDS = 7200;
@@ -47,6 +49,7 @@ public record Settings(String host, int port, Path data, String db, Path log, St
     public static final int DEFAULT_MAX_CONNECTIONS = 1000;
     public static final long DEFAULT_VISIBLE_TIMEOUT_MILLIS = 5_000;
     public static final long DEFAULT_MAX_PAGE_BYTES = 16 << 20;
+    public static final long DEFAULT_DISK_RESERVE_BYTES = 256L << 20;
     /** The largest max-body: a body of it, with the fields the sequencer adds, fits in one log entry. */
     static final long MAX_MAX_BODY = EventLog.BLOCK_SIZE / 4 - (1 << 20);
 
@@ -60,7 +63,15 @@ public record Settings(String host, int port, Path data, String db, Path log, St
                 projectorBatch, DEFAULT_READY_LAG_MILLIS, XapiVersion.V2_0_0.header(), DEFAULT_CORS_ORIGINS,
                 DEFAULT_CORS_MAX_AGE_SECONDS, DEFAULT_HEADER_TIMEOUT_MILLIS, DEFAULT_BODY_TIMEOUT_MILLIS,
                 DEFAULT_MAX_CONNECTIONS, DEFAULT_VISIBLE_TIMEOUT_MILLIS, DEFAULT_MAX_PAGE_BYTES,
-                UNAUTHENTICATED_BODIES * maxBodyBytes);
+                UNAUTHENTICATED_BODIES * maxBodyBytes, DEFAULT_DISK_RESERVE_BYTES);
+    }
+
+    /** These settings with another disk reserve. */
+    public Settings withDiskReserve(long bytes) {
+        return new Settings(host, port, data, db, log, adminCredential, ack, maxBodyBytes, defaultLimit, maxLimit,
+                ringSize, projectorBatch, readyLagMillis, xapiVersion, corsOrigins, corsMaxAgeSeconds,
+                headerTimeoutMillis, bodyTimeoutMillis, maxConnections, visibleTimeoutMillis, maxPageBytes,
+                maxUnauthenticatedBodyBytes, bytes);
     }
 
     /** The CORS policy these settings name. */
@@ -103,6 +114,9 @@ public record Settings(String host, int port, Path data, String db, Path log, St
         }
         if (readyLagMillis < 0) {
             throw new IllegalArgumentException("ready-lag=" + readyLagMillis + " must not be negative");
+        }
+        if (diskReserveBytes < 0) {
+            throw new IllegalArgumentException("disk-reserve=" + diskReserveBytes + " must not be negative");
         }
         cors();
         if (visibleTimeoutMillis < 1) {

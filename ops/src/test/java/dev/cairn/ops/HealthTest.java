@@ -40,7 +40,7 @@ class HealthTest {
             appender.sync();
             WatermarkTracker tracker = new WatermarkTracker(Watermark.EMPTY, Clock.systemUTC());
             tracker.drained(now); // what a projector that had just found nothing to do would have said
-            Health health = new Health(log, tracker, 10_000, () -> true, new SimpleMeterRegistry());
+            Health health = new Health(log, tracker, 10_000, () -> true, new SimpleMeterRegistry(), () -> null);
 
             assertEquals(2, health.lagEvents());
             assertTrue(health.lagMillis() >= 20_000, "lag " + health.lagMillis());

@@ -31,7 +31,8 @@ class PageBytesApiTest extends LrsOnEachDatabase {
                 d.adminCredential(), d.ack(), d.maxBodyBytes(), d.defaultLimit(), d.maxLimit(), d.ringSize(),
                 d.projectorBatch(), d.readyLagMillis(), d.xapiVersion(), d.corsOrigins(), d.corsMaxAgeSeconds(),
                 d.headerTimeoutMillis(), d.bodyTimeoutMillis(), d.maxConnections(), d.visibleTimeoutMillis(),
-                MAX_PAGE_BYTES, d.maxUnauthenticatedBodyBytes()));
+                MAX_PAGE_BYTES, d.maxUnauthenticatedBodyBytes(),
+                d.diskReserveBytes()));
     }
 
     /** Every page of {@code query} (following more links): the response bodies. */

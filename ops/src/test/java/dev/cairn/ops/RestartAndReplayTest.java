@@ -3,17 +3,26 @@ package dev.cairn.ops;
 import static dev.cairn.ops.Statements.COMPLETED;
 import static dev.cairn.ops.Statements.statement;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.store.Database;
 import dev.cairn.store.ProjectionChecksum;
 import dev.cairn.store.TestDatabase;
+import java.io.File;
 import java.net.http.HttpRequest;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
+import net.openhft.chronicle.wire.DocumentContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -124,5 +133,50 @@ class RestartAndReplayTest {
         Map<String, String> live = assertReplayRebuildsTheSameTables(data, database.url());
         assertEquals("102", live.get("statement").split(":")[0]);
         assertEquals("1", live.get("attachment").split(":")[0]);
+    }
+
+    /**
+     * A replay that stops part-way (here at an entry damaged after the live tables applied it) leaves every live table
+     * as it was, instead of fewer statements than before.
+     */
+    @Test
+    void aReplayThatStopsAtABadEntryLeavesTheLiveTablesAsTheyWere() throws Exception {
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            for (int i = 0; i < 10; i++) {
+                assertEquals(200, lrs.post(statement("b" + i + "@example.com", COMPLETED, "http://example.com/b")).statusCode());
+            }
+        }
+        Map<String, String> live;
+        try (Database db = Database.open(database.url())) {
+            live = ProjectionChecksum.of(db);
+        }
+        zeroBody(Cairn.defaultLog(data), 4);
+        assertEquals(1, Main.run("replay", "--data", data.toString(), "--db", database.url()));
+        try (Database db = Database.open(database.url())) {
+            assertEquals(live, ProjectionChecksum.of(db));
+        }
+        assertEquals("10", live.get("statement").split(":")[0]);
+    }
+
+    /** Zeroes the body of the {@code n}th entry of the log (from 0), keeping its complete Chronicle header. */
+    static void zeroBody(Path logDir, int n) throws Exception {
+        File file;
+        long position;
+        int length;
+        try (SingleChronicleQueue q = SingleChronicleQueueBuilder.binary(logDir).build(); ExcerptTailer t = q.createTailer()) {
+            for (int i = 0; i < n; i++) {
+                try (DocumentContext dc = t.readingDocument()) {
+                    assertTrue(dc.isPresent());
+                }
+            }
+            try (DocumentContext dc = t.readingDocument()) {
+                position = dc.wire().bytes().readPosition();
+                length = (int) dc.wire().bytes().readRemaining();
+                file = t.currentFile();
+            }
+        }
+        try (FileChannel ch = FileChannel.open(file.toPath(), StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.allocate(length), position);
+        }
     }
 }

@@ -48,7 +48,8 @@ final class TestLrs implements AutoCloseable {
         return new Settings(s.host(), s.port(), s.data(), s.db(), s.log(), s.adminCredential(), s.ack(), maxBody,
                 s.defaultLimit(), s.maxLimit(), s.ringSize(), s.projectorBatch(), s.readyLagMillis(), s.xapiVersion(),
                 s.corsOrigins(), s.corsMaxAgeSeconds(), headerTimeoutMillis, bodyTimeoutMillis, maxConnections,
-                s.visibleTimeoutMillis(), s.maxPageBytes(), Settings.UNAUTHENTICATED_BODIES * maxBody);
+                s.visibleTimeoutMillis(), s.maxPageBytes(), Settings.UNAUTHENTICATED_BODIES * maxBody,
+                s.diskReserveBytes());
     }
 
     static Settings settings(Path data, String db) {
@@ -61,7 +62,7 @@ final class TestLrs implements AutoCloseable {
                 XapiVersion.V2_0_0.header(), corsOrigins, Settings.DEFAULT_CORS_MAX_AGE_SECONDS,
                 Settings.DEFAULT_HEADER_TIMEOUT_MILLIS, Settings.DEFAULT_BODY_TIMEOUT_MILLIS, Settings.DEFAULT_MAX_CONNECTIONS,
                 Settings.DEFAULT_VISIBLE_TIMEOUT_MILLIS, Settings.DEFAULT_MAX_PAGE_BYTES,
-                Settings.UNAUTHENTICATED_BODIES * MAX_BODY);
+                Settings.UNAUTHENTICATED_BODIES * MAX_BODY, Settings.DEFAULT_DISK_RESERVE_BYTES);
     }
 
     String base() {

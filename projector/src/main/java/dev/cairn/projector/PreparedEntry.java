@@ -1,5 +1,6 @@
 package dev.cairn.projector;
 
+import dev.cairn.log.BadLogEntryException;
 import dev.cairn.log.LogEntry;
 import dev.cairn.log.StatementsStored;
 import dev.cairn.log.StoredStatement;
@@ -36,9 +37,15 @@ record PreparedEntry(LogEntry entry, List<Prepared> statements) {
         }
         List<Prepared> out = new ArrayList<>(event.statements().size());
         for (StoredStatement s : event.statements()) {
-            // The log holds only statements the sequencer accepted, so this parse cannot fail on valid logs;
-            // 2.0.0 is the superset of what either version accepts.
-            Statement statement = StatementParser.parseStored(s.json()).statement();
+            // The log holds only statements the sequencer accepted, so this parse fails only on a damaged entry
+            // (one of format 1, which has no checksum); stored statements are read by the rules they were stored under.
+            Statement statement;
+            try {
+                statement = StatementParser.parseStored(s.json()).statement();
+            } catch (RuntimeException e) {
+                throw new BadLogEntryException(entry.index(), "holds statement " + s.id() + " that does not parse: "
+                        + e.getMessage());
+            }
             ProjectedStatement p = new ProjectedStatement(s.id(), s.storedMillis(), s.json(), FilterKeys.of(statement),
                     statement.isVoiding());
             // Without the define scope only the ids of activities and agents are kept (Communication 4.2).

@@ -1,6 +1,7 @@
 package dev.cairn.projector;
 
 import dev.cairn.log.AttachmentContent;
+import dev.cairn.log.BadLogEntryException;
 import dev.cairn.log.DocumentWritten;
 import dev.cairn.log.DocumentsDeleted;
 import dev.cairn.log.EventLog;
@@ -63,7 +64,7 @@ public final class Projector implements AutoCloseable {
      * Prepared entries that follow the previous chunk's in the log. An empty chunk means the log had nothing more
      * when its read began ({@code lookedAtMillis}, and {@code readNanos} to order it against a call).
      */
-    private record Chunk(long lookedAtMillis, long readNanos, List<PreparedEntry> entries) {
+    private record Chunk(long lookedAtMillis, long readNanos, List<PreparedEntry> entries, BadLogEntryException bad) {
     }
 
     public Projector(EventLog log, Database db, WatermarkTracker tracker, int maxStatementsPerBatch) {
@@ -110,6 +111,7 @@ public final class Projector implements AutoCloseable {
      */
     public int doWork() {
         long started = System.nanoTime();
+        BadLogEntryException bad = null;
         int entries = 0;
         int statements = 0;
         long lastIndex = -1;
@@ -120,7 +122,10 @@ public final class Projector implements AutoCloseable {
                     ahead.add(readAhead());
                 }
                 Chunk chunk = await(ahead.poll());
-                if (chunk.entries().isEmpty()) {
+                if (chunk.bad() != null) {
+                    bad = chunk.bad();
+                }
+                if (chunk.entries().isEmpty() && bad == null) {
                     if (chunk.readNanos() - started < 0) {
                         continue; // read before this call began, so the log may have more now: look again
                     }
@@ -136,10 +141,19 @@ public final class Projector implements AutoCloseable {
                     lastIndex = e.entry().index();
                 }
                 entries += chunk.entries().size();
+                if (bad != null) {
+                    break;
+                }
             }
             if (entries > 0) {
                 tracker.advanced(writer.commit(lastIndex));
             }
+            if (bad != null) {
+                discardReadAhead();
+                throw stopped(bad);
+            }
+        } catch (BadLogEntryException ex) {
+            throw ex;
         } catch (RuntimeException ex) {
             try {
                 writer.rollback();
@@ -154,6 +168,14 @@ public final class Projector implements AutoCloseable {
         return entries;
     }
 
+    /** What the projector says when it meets an entry it cannot apply: where, and what an operator does about it. */
+    private BadLogEntryException stopped(BadLogEntryException bad) {
+        return new BadLogEntryException(bad.index(), "cannot be applied, so the projector stops after log index "
+                + Long.toHexString(writer.watermark().logIndex()) + " (" + bad.getMessage() + "). Run 'cairn log check'"
+                + " on this log: a torn tail is voided by 'cairn log check --truncate-torn-tail', then restart; an "
+                + "entry damaged before the last synced position needs the log restored from a copy");
+    }
+
     private Future<Chunk> readAhead() {
         long from = reopenAt;
         reopenAt = CONTINUE;
@@ -164,20 +186,24 @@ public final class Projector implements AutoCloseable {
     private Chunk read(long reopenFrom) {
         if (reopenFrom != CONTINUE) {
             closeTailer();
-            tailer = log.tailer(reopenFrom);
+            tailer = log.syncedTailer(reopenFrom);
             repeats.forget();
         }
         long readNanos = System.nanoTime();
         long lookedAt = tracker.clock().millis();
         List<PreparedEntry> entries = new ArrayList<>();
         int statements = 0;
-        LogEntry e;
-        while (statements < CHUNK_STATEMENTS && (e = tailer.next()) != null) {
-            PreparedEntry p = PreparedEntry.of(e, repeats);
-            entries.add(p);
-            statements += p.size();
+        try {
+            LogEntry e;
+            while (statements < CHUNK_STATEMENTS && (e = tailer.next()) != null) {
+                PreparedEntry p = PreparedEntry.of(e, repeats);
+                entries.add(p);
+                statements += p.size();
+            }
+        } catch (BadLogEntryException bad) {
+            return new Chunk(lookedAt, readNanos, entries, bad);
         }
-        return new Chunk(lookedAt, readNanos, entries);
+        return new Chunk(lookedAt, readNanos, entries, null);
     }
 
     private Chunk await(Future<Chunk> chunk) {
@@ -219,12 +245,15 @@ public final class Projector implements AutoCloseable {
             writer.deleteDocuments(d.key(), d.all());
             return;
         }
+        if (!(prepared.entry().event() instanceof StatementsStored stored)) {
+            return; // a voided torn entry: nothing to apply
+        }
         for (PreparedEntry.Prepared p : prepared.statements()) {
             writer.add(p.projected());
             ActivityDefinitions.merge(p.definitions(), writer);
             AgentNames.record(p.names(), writer);
         }
-        for (AttachmentContent a : ((StatementsStored) prepared.entry().event()).attachments()) {
+        for (AttachmentContent a : stored.attachments()) {
             writer.putAttachment(a.sha2(), a.contentType(), a.content());
         }
     }

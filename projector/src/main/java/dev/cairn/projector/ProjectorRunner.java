@@ -1,5 +1,6 @@
 package dev.cairn.projector;
 
+import dev.cairn.log.BadLogEntryException;
 import dev.cairn.store.Database;
 import dev.cairn.store.FencedException;
 import java.time.Instant;
@@ -76,8 +77,8 @@ public final class ProjectorRunner implements AutoCloseable {
                 int done;
                 try {
                     done = projector.doWork();
-                } catch (FencedException e) {
-                    throw e;
+                } catch (FencedException | BadLogEntryException e) {
+                    throw e; // permanent: another projector writes here, or the log holds an entry it cannot apply
                 } catch (RuntimeException e) {
                     failed(e);
                     continue;

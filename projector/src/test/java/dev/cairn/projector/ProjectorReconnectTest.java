@@ -68,6 +68,7 @@ class ProjectorReconnectTest {
             WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
             try (Projector projector = new Projector(log, db, tracker, 100)) {
                 appender.append(new StatementsStored(List.of(naming(1, "Ada", "http://example.com/a", "One"))));
+                appender.sync();
                 drain(projector);
                 assertTrue(terminateSessions(database.url()) >= 1, "the projector's session was ended");
                 List<StoredStatement> more = new ArrayList<>();
@@ -76,6 +77,7 @@ class ProjectorReconnectTest {
                 }
                 for (int i = 0; i < more.size(); i += 10) {
                     appender.append(new StatementsStored(more.subList(i, i + 10)));
+                    appender.sync();
                 }
                 assertThrows(RuntimeException.class, projector::doWork, "the transaction on the ended session fails");
                 drain(projector);
@@ -103,12 +105,15 @@ class ProjectorReconnectTest {
             WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
             try (Projector projector = new Projector(log, db, tracker, 100)) {
                 appender.append(new StatementsStored(List.of(naming(1, "Ada", "http://example.com/a", "One"))));
+                appender.sync();
                 drain(projector);
                 proxy.cutAfterNextCommit();
                 appender.append(new StatementsStored(List.of(naming(2, "Ada Lovelace", "http://example.com/b", "Two"))));
+                appender.sync();
                 assertThrows(RuntimeException.class, projector::doWork, "the commit's answer never comes");
                 assertEquals(2, committedSeq(database.url()), "yet the server has the commit");
                 appender.append(new StatementsStored(List.of(naming(3, "Ada", "http://example.com/c", "Three"))));
+                appender.sync();
                 assertThrows(RuntimeException.class, projector::doWork, "the next connection finds it and starts over");
                 drain(projector);
                 assertEquals(3, committedSeq(database.url()));

@@ -1,9 +1,11 @@
 package dev.cairn.projector;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.log.BadLogEntryException;
 import dev.cairn.log.EventLog;
 import dev.cairn.log.LogAppender;
 import dev.cairn.log.StatementsStored;
@@ -24,6 +26,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class ProjectorTest extends DatabaseOnEachDialect {
@@ -58,6 +61,7 @@ class ProjectorTest extends DatabaseOnEachDialect {
             long index = appender.append(new StatementsStored(List.of(
                     statement(UUID.randomUUID(), 1, COMPLETED, activity("http://example.com/a")),
                     statement(UUID.randomUUID(), 2, COMPLETED, activity("http://example.com/b")))));
+            appender.sync();
             WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
             try (Projector projector = new Projector(log, db, tracker, 100)) {
                 assertEquals(1, projector.doWork());
@@ -75,6 +79,7 @@ class ProjectorTest extends DatabaseOnEachDialect {
             WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
             try (Projector first = new Projector(log, db, tracker, 100); Projector second = new Projector(log, db, tracker, 100)) {
                 appender.append(new StatementsStored(List.of(statement(UUID.randomUUID(), 1, COMPLETED, activity("http://example.com/a")))));
+                appender.sync();
                 assertEquals(1, first.doWork());
                 assertThrows(FencedException.class, second::doWork);
             }
@@ -90,6 +95,7 @@ class ProjectorTest extends DatabaseOnEachDialect {
             appender.append(new StatementsStored(List.of(statement(voiding, 1,
                     "http://adlnet.gov/expapi/verbs/voided", ref(target)))));
             appender.append(new StatementsStored(List.of(statement(target, 2, COMPLETED, activity("http://example.com/a")))));
+            appender.sync();
             WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
             try (Projector projector = new Projector(log, db, tracker, 100)) {
                 while (projector.doWork() > 0) {
@@ -117,6 +123,7 @@ class ProjectorTest extends DatabaseOnEachDialect {
                     statement(target, 1, COMPLETED, activity("http://example.com/a")),
                     statement(voiding, 2, voided, ref(target)),
                     statement(UUID.randomUUID(), 3, voided, ref(voiding)))));
+            appender.sync();
             WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
             try (Projector projector = new Projector(log, db, tracker, 100)) {
                 projector.doWork();
@@ -134,6 +141,44 @@ class ProjectorTest extends DatabaseOnEachDialect {
                 + "\"verb\":{\"id\":\"" + COMPLETED + "\"},\"object\":{\"id\":\"http://example.com/a\","
                 + "\"definition\":{\"name\":{\"en-US\":\"" + activityName + "\"}}}}";
         return new StoredStatement(id, stored, json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * An entry the projector cannot apply (here a statement that does not parse, as a damaged entry of format 1,
+     * which has no checksum, can hold): what precedes it is committed, and the projector stops there with the index,
+     * every time it is asked, instead of rolling back and retrying forever.
+     */
+    @Test
+    void aBadEntryStopsTheProjectorAfterCommittingWhatPrecedesIt() throws Exception {
+        try (EventLog log = EventLog.open(dir.resolve("log")); Database db = db(); LogAppender appender = log.appender()) {
+            long good = appender.append(new StatementsStored(List.of(statement(UUID.randomUUID(), 1, COMPLETED,
+                    activity("http://example.com/a")))));
+            UUID id = UUID.randomUUID();
+            long bad = appender.append(new StatementsStored(List.of(new StoredStatement(id, 2,
+                    "{\"id\":".getBytes(StandardCharsets.UTF_8)))));
+            appender.append(new StatementsStored(List.of(statement(UUID.randomUUID(), 3, COMPLETED,
+                    activity("http://example.com/a")))));
+            appender.sync();
+            WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
+            try (Projector projector = new Projector(log, db, tracker, 100)) {
+                for (int attempt = 0; attempt < 2; attempt++) {
+                    BadLogEntryException e = assertThrows(BadLogEntryException.class, projector::doWork);
+                    assertEquals(bad, e.index());
+                    assertTrue(e.getMessage().contains(Long.toHexString(bad)), e.getMessage());
+                    assertTrue(e.getMessage().contains("cairn log check"), e.getMessage());
+                }
+                assertEquals(good, db.watermark().logIndex());
+                assertEquals(1, db.watermark().seq());
+                assertEquals(1, count(new StatementReader(db), COMPLETED));
+                ProjectorRunner runner = new ProjectorRunner(projector, 0);
+                runner.start();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (runner.failure() == null && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                }
+                assertInstanceOf(BadLogEntryException.class, runner.failure(), "the runner stops, it does not retry");
+            }
+        }
     }
 
     private void execute(String url, String... sql) throws SQLException {
@@ -156,6 +201,7 @@ class ProjectorTest extends DatabaseOnEachDialect {
             WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
             try (Projector projector = new Projector(log, db, tracker, 100)) {
                 appender.append(new StatementsStored(List.of(naming(1, "Ada", "One"), naming(2, "Ada", "One"))));
+                appender.sync();
                 drain(projector);
                 // The next transaction fails on the first new name, after the reader has read past it.
                 if (dialect.equals("sqlite")) {
@@ -169,6 +215,7 @@ class ProjectorTest extends DatabaseOnEachDialect {
                 }
                 appender.append(new StatementsStored(List.of(naming(3, "Ada Lovelace", "Two"))));
                 appender.append(new StatementsStored(List.of(naming(4, "Ada Lovelace", "Two"))));
+                appender.sync();
                 assertThrows(RuntimeException.class, projector::doWork);
                 execute(database.url(), "DROP TRIGGER fail_name" + (dialect.equals("sqlite") ? "" : " ON agent_name"));
                 drain(projector);

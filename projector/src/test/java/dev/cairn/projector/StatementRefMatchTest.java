@@ -104,6 +104,7 @@ class StatementRefMatchTest {
             for (S s : order) {
                 appender.append(new StatementsStored(List.of(statement(s, stored++))));
             }
+            appender.sync();
             WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
             try (Projector projector = new Projector(log, db, tracker, batch)) {
                 while (projector.doWork() > 0) {

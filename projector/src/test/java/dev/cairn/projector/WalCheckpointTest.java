@@ -41,6 +41,7 @@ class WalCheckpointTest {
                 statements.add(new StoredStatement(id, i, json.getBytes(StandardCharsets.UTF_8)));
             }
             appender.append(new StatementsStored(statements));
+            appender.sync();
             long before = Files.size(file);
             try (Projector projector = new Projector(log, db, new WatermarkTracker(db.watermark(), Clock.systemUTC()), 1000)) {
                 assertEquals(1, projector.doWork());

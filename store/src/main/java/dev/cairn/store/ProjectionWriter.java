@@ -674,6 +674,9 @@ public final class ProjectionWriter implements AutoCloseable {
             discardConnection();
         } else {
             committing = NO_COMMIT; // the connection answered: a commit that failed on it did not happen
+            if (checkpointer != null) {
+                checkpointer.afterRollback(c); // the disk may be full: give back the space of the failed transaction
+            }
         }
     }
 

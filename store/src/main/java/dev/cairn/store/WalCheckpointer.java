@@ -73,26 +73,41 @@ final class WalCheckpointer implements AutoCloseable {
      */
     void afterCommit(Connection writer) {
         if (walBytes() > maxWalBytes) {
-            long start = System.nanoTime();
-            // One checkpoint at a time (SQLite refuses a second at once), and outside any transaction: the driver
-            // opens the next one right after a commit while auto-commit is off.
-            synchronized (this) {
-                try (Statement s = writer.createStatement()) {
-                    writer.setAutoCommit(true);
-                    checkpoint(s, "TRUNCATE");
-                    writer.setAutoCommit(false);
-                } catch (SQLException e) {
-                    LOG.warn("emptying the SQLite write-ahead log failed (tried again after the next commit): {}",
-                            e.getMessage());
-                }
-            }
-            LOG.debug("the SQLite write-ahead log passed {} bytes; {} bytes after a TRUNCATE checkpoint of {} ms",
-                    maxWalBytes, walBytes(), (System.nanoTime() - start) / 1_000_000);
+            truncate(writer);
         }
         if (!requested) {
             requested = true;
             LockSupport.unpark(thread);
         }
+    }
+
+    /**
+     * Called by the writer after a transaction failed and was rolled back: the disk may be full, and the log file
+     * keeps the size of its largest transaction until emptied, so empty it now to give that space back.
+     */
+    void afterRollback(Connection writer) {
+        truncate(writer);
+    }
+
+    private void truncate(Connection writer) {
+        long start = System.nanoTime();
+        // One checkpoint at a time (SQLite refuses a second at once), and outside any transaction: the driver
+        // opens the next one right after a commit while auto-commit is off.
+        synchronized (this) {
+            try (Statement s = writer.createStatement()) {
+                writer.setAutoCommit(true);
+                try {
+                    checkpoint(s, "TRUNCATE");
+                } finally {
+                    writer.setAutoCommit(false); // never leave the writer committing statement by statement
+                }
+            } catch (SQLException e) {
+                LOG.warn("emptying the SQLite write-ahead log failed (tried again after the next commit): {}",
+                        e.getMessage());
+            }
+        }
+        LOG.debug("the SQLite write-ahead log is {} bytes after a TRUNCATE checkpoint of {} ms", walBytes(),
+                (System.nanoTime() - start) / 1_000_000);
     }
 
     private void run() {

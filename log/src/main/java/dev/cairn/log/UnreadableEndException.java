@@ -1,0 +1,11 @@
+package dev.cairn.log;
+
+/**
+ * The log cannot be read up to where Chronicle would append next: a writer must not start on it. Repaired, with
+ * every process on the log stopped, by {@code cairn log check --truncate-torn-tail} ({@link EventLog#truncateTornTail}).
+ */
+public final class UnreadableEndException extends IllegalStateException {
+    UnreadableEndException(String message) {
+        super(message);
+    }
+}

@@ -1,0 +1,108 @@
+package dev.cairn.log;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.cairn.store.SmallFilesystem;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The log on a real filesystem that fills up: an append either writes its whole entry or leaves nothing. */
+class FullDiskTest {
+    @TempDir
+    Path tmp;
+    private SmallFilesystem fs;
+
+    @BeforeEach
+    void mount() {
+        fs = SmallFilesystem.mount(tmp.resolve("fs"), 24);
+    }
+
+    @AfterEach
+    void unmount() {
+        fs.close();
+    }
+
+    static StatementsStored event(int bytes) {
+        byte[] json = new byte[bytes];
+        Arrays.fill(json, (byte) 'x');
+        return new StatementsStored(List.of(new StoredStatement(UUID.randomUUID(), 1, json)));
+    }
+
+    @Test
+    void aFullDiskIsRefusedBeforeTheEntryIsWrittenAndAppendsResumeOnceSpaceIsFreed() throws Exception {
+        Path dir = fs.dir().resolve("log");
+        try (EventLog log = EventLog.open(dir); LogAppender appender = log.appender()) {
+            List<Long> appended = appendUntilRefused(appender, LogFullException.class);
+            assertTrue(appended.size() > 10, "appended " + appended.size());
+            Files.delete(fs.dir().resolve("filler"));
+            appended.add(appender.append(event(50_000)));
+            appender.sync();
+            assertEquals(appended, readAll(log));
+            assertTrue(log.tornTail().isEmpty(), log.tornTail().toString());
+        }
+    }
+
+    /** Without preallocation the write faults (SIGBUS: an InternalError) inside Chronicle's memory map. */
+    @Test
+    void aWriteThatFaultsIsRolledBackAndTheNextAppendSucceedsOnceSpaceIsFreed() throws Exception {
+        Path dir = fs.dir().resolve("log");
+        try (EventLog log = EventLog.open(dir); LogAppender appender = log.appender(false)) {
+            List<Long> appended = appendUntilRefused(appender, LogWriteException.class);
+            assertTrue(appended.size() > 10, "appended " + appended.size());
+            assertEquals(appended, readAll(log), "the faulted entry is not in the log");
+            Files.delete(fs.dir().resolve("filler"));
+            appended.add(appender.append(event(50_000)));
+            appended.add(appender.append(event(10)));
+            appender.sync();
+            assertEquals(appended, readAll(log));
+        }
+        try (EventLog log = EventLog.open(dir)) {
+            assertTrue(log.tornTail().isEmpty(), log.tornTail().toString());
+        }
+    }
+
+    /** Appends and syncs entries of 50 KB with the filesystem nearly full until one is refused. */
+    private List<Long> appendUntilRefused(LogAppender appender, Class<? extends RuntimeException> refusal) {
+        List<Long> appended = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            appended.add(appender.append(event(50_000)));
+        }
+        appender.sync();
+        fs.fill("filler");
+        for (int i = 0; i < 10_000; i++) {
+            try {
+                appended.add(appender.append(event(50_000)));
+                appender.sync();
+            } catch (RuntimeException e) {
+                assertInstanceOf(refusal, e, e.toString());
+                return appended;
+            }
+        }
+        return fail("a full disk never refused an append");
+    }
+
+    private static List<Long> readAll(EventLog log) {
+        List<Long> read = new ArrayList<>();
+        try (LogTailer tailer = log.tailer(-1)) {
+            LogEntry e;
+            while ((e = tailer.next()) != null) {
+                read.add(e.index());
+            }
+            assertNull(tailer.next());
+        }
+        return read;
+    }
+}
