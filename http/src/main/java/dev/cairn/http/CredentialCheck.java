@@ -4,9 +4,6 @@ import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
 import io.undertow.util.SameThreadExecutor;
 import java.net.InetAddress;
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -52,13 +49,6 @@ public final class CredentialCheck implements AutoCloseable {
         }
     }
 
-    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("SHA-256 is not available in this JVM", e);
-        }
-    });
 
     private final Authenticator authenticator;
     private final int maxPending;
@@ -67,23 +57,8 @@ public final class CredentialCheck implements AutoCloseable {
     private final LongSupplier nanoClock;
     private final ThreadPoolExecutor verifiers;
     private final AtomicInteger pending = new AtomicInteger();
-    private final Map<Attempt, CompletableFuture<Principal>> inflight = new ConcurrentHashMap<>();
+    private final Map<PresentedCredential, CompletableFuture<Principal>> inflight = new ConcurrentHashMap<>();
 
-    /**
-     * A key and the digest of a secret being verified. Equality compares the digest in constant time and the hash
-     * is the key's alone, so the time of a look-up tells nothing of the digest.
-     */
-    private record Attempt(String key, byte[] secretDigest) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Attempt a && key.equals(a.key) && MessageDigest.isEqual(secretDigest, a.secretDigest);
-        }
-
-        @Override
-        public int hashCode() {
-            return key.hashCode();
-        }
-    }
 
     public CredentialCheck(Authenticator authenticator, Limits limits, LongSupplier nanoClock) {
         this.authenticator = authenticator;
@@ -117,7 +92,7 @@ public final class CredentialCheck implements AutoCloseable {
                     TimeUnit.NANOSECONDS.toSeconds(wait - 1) + 1);
             return;
         }
-        Attempt attempt = new Attempt(key, digest(secret));
+        PresentedCredential attempt = PresentedCredential.of(key, secret);
         CompletableFuture<Principal> verification = new CompletableFuture<>();
         CompletableFuture<Principal> running = inflight.putIfAbsent(attempt, verification);
         if (running == null) {
@@ -142,7 +117,8 @@ public final class CredentialCheck implements AutoCloseable {
     }
 
     /** Verifies on a verification thread; requests with the same key and secret meanwhile wait for its outcome. */
-    private void verifyLater(Attempt attempt, String secret, InetAddress client, CompletableFuture<Principal> outcome) {
+    private void verifyLater(PresentedCredential attempt, String secret, InetAddress client,
+                             CompletableFuture<Principal> outcome) {
         try {
             verifiers.execute(() -> {
                 try {
@@ -162,7 +138,8 @@ public final class CredentialCheck implements AutoCloseable {
         }
     }
 
-    private void finish(Attempt attempt, CompletableFuture<Principal> outcome, Principal verified, RuntimeException e) {
+    private void finish(PresentedCredential attempt, CompletableFuture<Principal> outcome, Principal verified,
+                        RuntimeException e) {
         pending.decrementAndGet();
         inflight.remove(attempt, outcome);
         if (e != null) {
@@ -170,10 +147,6 @@ public final class CredentialCheck implements AutoCloseable {
         } else {
             outcome.complete(verified);
         }
-    }
-
-    private static byte[] digest(String secret) {
-        return SHA256.get().digest(secret.getBytes(StandardCharsets.UTF_8));
     }
 
     /** Verifications running or waiting for a thread (requests waiting for one of them not counted). */

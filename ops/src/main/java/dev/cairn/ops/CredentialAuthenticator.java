@@ -2,6 +2,7 @@ package dev.cairn.ops;
 
 import dev.cairn.http.Authenticator;
 import dev.cairn.http.BasicAuthHandler;
+import dev.cairn.http.PresentedCredential;
 import dev.cairn.http.Principal;
 import dev.cairn.store.Credential;
 import dev.cairn.store.CredentialStore;
@@ -56,34 +57,12 @@ public final class CredentialAuthenticator implements Authenticator, AutoCloseab
     private static final int REMEMBERED = 10_000;
     private static final String ALGORITHM = "PBKDF2WithHmacSHA256";
     private static final byte[] DUMMY_SALT = new byte[16];
-    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("SHA-256 is not available in this JVM", e);
-        }
-    });
 
     /** The slow hash of a secret (PBKDF2 in production; tests observe it). */
     interface KeyDerivation {
         byte[] derive(String secret, byte[] salt, int iterations);
     }
 
-    /**
-     * The key and the secret's digest a verification is remembered under. Equality compares the digest in constant
-     * time and the hash is the key's alone, so the time of a look-up tells nothing of the digest.
-     */
-    private record Remembered(String key, byte[] secretDigest) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Remembered r && key.equals(r.key) && MessageDigest.isEqual(secretDigest, r.secretDigest);
-        }
-
-        @Override
-        public int hashCode() {
-            return key.hashCode();
-        }
-    }
 
     private static final class Verified {
         final Credential stored;
@@ -102,7 +81,7 @@ public final class CredentialAuthenticator implements Authenticator, AutoCloseab
     private final LongSupplier nanoClock;
     private final KeyDerivation derivation;
     private final long recheckNanos = TimeUnit.MILLISECONDS.toNanos(RECHECK_MILLIS);
-    private final Map<Remembered, Verified> verified = new LruMap<>(REMEMBERED);
+    private final Map<PresentedCredential, Verified> verified = new LruMap<>(REMEMBERED);
     private final Executor confirmer;
 
     public CredentialAuthenticator(CredentialStore store) {
@@ -123,7 +102,7 @@ public final class CredentialAuthenticator implements Authenticator, AutoCloseab
 
     @Override
     public Principal remembered(String key, String secret) {
-        Remembered r = new Remembered(key, digest(secret));
+        PresentedCredential r = PresentedCredential.of(key, secret);
         Verified v;
         synchronized (verified) {
             v = verified.get(r);
@@ -145,7 +124,7 @@ public final class CredentialAuthenticator implements Authenticator, AutoCloseab
         return v.principal;
     }
 
-    private void confirm(Remembered r, Verified v) {
+    private void confirm(PresentedCredential r, Verified v) {
         try {
             long started = nanoClock.getAsLong();
             Optional<Credential> now = store.find(r.key());
@@ -166,7 +145,7 @@ public final class CredentialAuthenticator implements Authenticator, AutoCloseab
         if (!BasicAuthHandler.presentable(secret)) { // whoever asks: such a secret may derive another's hash
             return Optional.empty();
         }
-        Remembered r = new Remembered(key, digest(secret));
+        PresentedCredential r = PresentedCredential.of(key, secret);
         long started = nanoClock.getAsLong();
         Optional<Credential> found = store.find(key);
         Verified v;
@@ -195,7 +174,7 @@ public final class CredentialAuthenticator implements Authenticator, AutoCloseab
         return Optional.of(p);
     }
 
-    private void forget(Remembered r, Verified v) {
+    private void forget(PresentedCredential r, Verified v) {
         synchronized (verified) {
             verified.remove(r, v);
         }
@@ -235,10 +214,6 @@ public final class CredentialAuthenticator implements Authenticator, AutoCloseab
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(ALGORITHM + " is not available in this JVM", e);
         }
-    }
-
-    private static byte[] digest(String secret) {
-        return SHA256.get().digest(secret.getBytes(StandardCharsets.UTF_8));
     }
 
     @Override
