@@ -3,6 +3,7 @@ package dev.cairn.ops;
 import dev.cairn.log.BadLogEntryException;
 import dev.cairn.log.EventLog;
 import dev.cairn.projector.Projector;
+import dev.cairn.projector.ProjectorRunner;
 import dev.cairn.projector.ReplayProgress;
 import dev.cairn.store.Database;
 import dev.cairn.store.ReplayTarget;
@@ -55,13 +56,7 @@ final class ReplayCommand implements Callable<Integer> {
     static void replay(EventLog log, Database db, int batch, ReplayProgress progress) {
         WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
         try (Projector projector = new Projector(log, db, tracker, batch)) {
-            long entries = 0;
-            int n;
-            while ((n = projector.doWork()) > 0) {
-                entries += n;
-                progress.update(entries, projector.watermark().seq());
-            }
-            progress.done(entries, projector.watermark().seq());
+            ProjectorRunner.applyAll(projector, progress);
         }
     }
 

@@ -169,6 +169,11 @@ public final class ProjectorRunner implements AutoCloseable {
     /** Rebuilds every projected table from the log's start; returns the number of log entries applied. */
     public static long rebuild(Projector projector, Database db, ReplayProgress progress) {
         projector.dropProjection(db);
+        return applyAll(projector, progress);
+    }
+
+    /** Applies the log from the projector's watermark to the end; returns the number of log entries applied. */
+    public static long applyAll(Projector projector, ReplayProgress progress) {
         long entries = 0;
         int n;
         while ((n = projector.doWork()) > 0) {
