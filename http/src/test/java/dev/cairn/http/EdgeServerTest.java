@@ -50,6 +50,14 @@ class EdgeServerTest {
                     exchange.endExchange();
                 }
                 case "/empty-204" -> Responses.noContent(exchange);
+                case "/document" -> { // a client's document whose last slice is Undertow's own bare 400, byte for byte
+                    byte[] body = new byte[(128 << 10) + MalformedRequestConduit.UNDERTOW_BAD_REQUEST.length];
+                    java.util.Arrays.fill(body, (byte) 'A');
+                    System.arraycopy(MalformedRequestConduit.UNDERTOW_BAD_REQUEST, 0, body, 128 << 10,
+                            MalformedRequestConduit.UNDERTOW_BAD_REQUEST.length);
+                    exchange.setStatusCode(200);
+                    Responses.send(exchange, body);
+                }
                 default -> Responses.error(exchange, 401, "auth.required", "header Authorization", "send credentials");
             }
         };
@@ -186,6 +194,41 @@ class EdgeServerTest {
             assertEquals(length, answer.substring(answer.indexOf("\r\n\r\n") + 4).getBytes(StandardCharsets.UTF_8).length);
         }
         assertEquals(0, reached[0]);
+    }
+
+    @Test
+    void aResponseWhoseBytesLookLikeUndertowsRefusalIsSentAsItIsAndTheConnectionGoesOn() throws Exception {
+        start(CorsPolicy.parse("*", 7200));
+        String expected = "A".repeat(128 << 10)
+                + new String(MalformedRequestConduit.UNDERTOW_BAD_REQUEST, StandardCharsets.US_ASCII);
+        try (Socket s = new Socket("127.0.0.1", server.port())) {
+            s.setSoTimeout(10_000);
+            OutputStream out = s.getOutputStream();
+            InputStream in = s.getInputStream();
+            out.write("GET /document HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            String head = readHead(in);
+            assertTrue(head.startsWith("HTTP/1.1 200 "), head);
+            assertTrue(head.contains("Content-Length: " + expected.length()), head);
+            String body = new String(in.readNBytes(expected.length()), StandardCharsets.US_ASCII);
+            assertTrue(body.equals(expected), "the body as the handler sent it, ending: "
+                    + body.substring(Math.max(0, body.length() - 100)));
+            out.write("GET /empty-204 HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            String next = readHead(in);
+            assertTrue(next.startsWith("HTTP/1.1 204 "), "the connection serves the next request: " + next);
+        }
+    }
+
+    /** Reads a response's status line and headers, up to the empty line. */
+    private static String readHead(InputStream in) throws java.io.IOException {
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                break;
+            }
+            head.write(b);
+        }
+        return head.toString(StandardCharsets.ISO_8859_1);
     }
 
     @Test
