@@ -31,10 +31,15 @@ class EdgeServerTest {
     private final int[] reached = {0};
 
     private void start(CorsPolicy cors) throws Exception {
+        HttpHandler throwing = exchange -> {
+            throw new IllegalStateException("secret internals");
+        };
+        HttpHandler alternate = new AlternateSyntaxHandler(1 << 20, new UnauthenticatedBodies(1 << 20), null, throwing);
         HttpHandler routes = exchange -> {
             reached[0]++;
             switch (exchange.getRequestPath()) {
                 case "/boom" -> throw new IllegalStateException("secret internals");
+                case "/alternate" -> alternate.handleRequest(exchange);
                 case "/boom-on-worker" -> exchange.dispatch(ex -> {
                     throw new IllegalStateException("secret internals");
                 });
@@ -160,6 +165,18 @@ class EdgeServerTest {
             assertFalse(r.body().contains("secret internals"), r.body());
             assertEquals("2.0.0", r.headers().firstValue("X-Experience-API-Version").orElseThrow());
         }
+    }
+
+    @Test
+    void anExceptionBehindTheAlternateRequestSyntaxAnswers500InTheJsonShapeWithoutItsText() throws Exception {
+        start(CorsPolicy.parse("*", 7200));
+        HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port()
+                        + "/alternate?method=GET")).header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("X-Experience-API-Version=1.0.3")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(500, r.statusCode());
+        assertTrue(r.body().startsWith("{\"error\":\"server.error\",\"where\":"), r.body());
+        assertFalse(r.body().contains("secret internals"), r.body());
     }
 
     @Test
