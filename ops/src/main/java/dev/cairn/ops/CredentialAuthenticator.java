@@ -145,6 +145,14 @@ public final class CredentialAuthenticator implements Authenticator, AutoCloseab
         return v.principal;
     }
 
+    @Override
+    public boolean verifiedBefore(String key, String secret) {
+        Remembered r = new Remembered(key, digest(secret));
+        synchronized (verified) {
+            return verified.containsKey(r);
+        }
+    }
+
     private void confirm(Remembered r, Verified v) {
         try {
             long started = nanoClock.getAsLong();
