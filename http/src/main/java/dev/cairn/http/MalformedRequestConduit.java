@@ -54,7 +54,8 @@ final class MalformedRequestConduit extends AbstractStreamSinkConduit<StreamSink
 
     /**
      * The connection's input, unchanged, carrying its output's conduit so that the root handler can find it from an
-     * exchange ({@link HttpServerConnection#getOriginalSourceConduit()}).
+     * exchange ({@link HttpServerConnection#getOriginalSourceConduit()}). Undertow's READ_TIMEOUT and IDLE_TIMEOUT
+     * would wrap the input above it and hide it (Cairn sets neither: its deadlines are its own).
      */
     static final class Carrier extends AbstractStreamSourceConduit<StreamSourceConduit> {
         private final MalformedRequestConduit out;
