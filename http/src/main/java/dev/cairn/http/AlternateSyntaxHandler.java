@@ -150,8 +150,8 @@ public final class AlternateSyntaxHandler implements HttpHandler {
         exchange.putAttachment(Exchanges.BODY, content);
         try {
             next.handleRequest(exchange);
-        } catch (Exception e) {
-            Responses.error(exchange, 500, "server.error", "server", "the request failed: " + e.getMessage());
+        } catch (Exception e) { // on the body's callback, where Undertow would not answer: the error policy does
+            ErrorPolicy.fail(exchange, e);
         }
     }
 

@@ -15,6 +15,13 @@ public interface Authenticator {
     Principal remembered(String key, String secret);
 
     /**
+     * Whether exactly this key and secret verified before and are remembered, however long ago they were confirmed:
+     * {@link #verify} then confirms them against the stored credential without a key derivation, so the limits on
+     * failed verifications need not hold them back. Cheap and without I/O.
+     */
+    boolean verifiedBefore(String key, String secret);
+
+    /**
      * Verifies the secret against the credential as stored now. Slow (a key derivation, which costs the same for a
      * key that does not exist) and blocking: never called on an I/O thread.
      */

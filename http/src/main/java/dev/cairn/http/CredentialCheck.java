@@ -22,7 +22,8 @@ import java.util.function.LongSupplier;
  * <ul>
  *   <li>failed verifications per client address and per key take tokens from their buckets; while either bucket
  *       is empty, the request gets 429 with Retry-After (only failures count, so legitimate clients starting
- *       together are not refused);</li>
+ *       together are not refused), unless its key and secret verified before ({@link Authenticator#verifiedBefore}):
+ *       confirming those derives nothing, so a client that knows only a key cannot lock out its owner;</li>
  *   <li>at most {@link Limits#queue} verifications wait for a thread (503 with Retry-After past that), which also
  *       bounds the failures a client can have running before its bucket shows them.</li>
  * </ul>
@@ -87,7 +88,8 @@ public final class CredentialCheck implements AutoCloseable {
         InetAddress client = exchange.getSourceAddress().getAddress();
         long now = nanoClock.getAsLong();
         long wait = Math.max(clients.waitFor(client, now), keys.waitFor(key, now));
-        if (wait > 0) {
+        // A secret verified before costs no derivation to confirm: others' failures for its key must not lock it out.
+        if (wait > 0 && !authenticator.verifiedBefore(key, secret)) {
             refuse(exchange, 429, "auth.throttled", "too many failed verifications from this address or for this key",
                     TimeUnit.NANOSECONDS.toSeconds(wait - 1) + 1);
             return;

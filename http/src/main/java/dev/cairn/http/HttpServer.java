@@ -54,10 +54,16 @@ public final class HttpServer implements AutoCloseable {
             HttpOpenListener http = new HttpOpenListener(buffers, OptionMap.builder()
                     .set(UndertowOptions.BUFFER_PIPELINED_DATA, true)
                     .addAll(serverOptions).getMap());
-            http.setRootHandler(root);
+            http.setRootHandler(exchange -> {
+                MalformedRequestConduit.answering(exchange);
+                root.handleRequest(exchange);
+            });
             ChannelListener<StreamConnection> open = connection -> {
-                connection.getSinkChannel().setConduit(
-                        new MalformedRequestConduit(connection.getSinkChannel().getConduit(), malformedAnswer));
+                MalformedRequestConduit out =
+                        new MalformedRequestConduit(connection.getSinkChannel().getConduit(), malformedAnswer);
+                connection.getSinkChannel().setConduit(out);
+                connection.getSourceChannel().setConduit(
+                        new MalformedRequestConduit.Carrier(connection.getSourceChannel().getConduit(), out));
                 http.handleEvent(connection);
             };
             AcceptingChannel<StreamConnection> channel = worker.createStreamConnectionServer(

@@ -1,10 +1,15 @@
 package dev.cairn.http;
 
+import io.undertow.server.ExchangeCompletionListener;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.server.protocol.http.HttpServerConnection;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.xnio.conduits.AbstractStreamSinkConduit;
+import org.xnio.conduits.AbstractStreamSourceConduit;
 import org.xnio.conduits.StreamSinkConduit;
+import org.xnio.conduits.StreamSourceConduit;
 
 /**
  * Gives the 400s that Undertow makes before any handler of Cairn's runs the body and headers of every other
@@ -14,6 +19,10 @@ import org.xnio.conduits.StreamSinkConduit;
  * sits under every connection's output, recognises exactly those answers and writes Cairn's in their place.
  * Cairn's own responses never carry a reason phrase other than the standard one, so a 400 with another phrase is
  * Undertow's. Every other write passes through after a length or prefix comparison.
+ *
+ * <p>While a request is in Cairn's handlers ({@link #answering}, from the root handler until the exchange ends),
+ * nothing is compared at all: what is written then is Cairn's response, and its body may hold any bytes (a stored
+ * document that ends with Undertow's 400, sent as its last slice, would otherwise be replaced).
  */
 final class MalformedRequestConduit extends AbstractStreamSinkConduit<StreamSinkConduit> {
     /** Undertow 2.3's HttpReadListener.BAD_REQUEST, byte for byte. */
@@ -24,12 +33,51 @@ final class MalformedRequestConduit extends AbstractStreamSinkConduit<StreamSink
     /** The longest header block of a bodiless Undertow refusal (status line, Content-Length, Connection, Date). */
     private static final int MAX_REFUSAL_HEAD = 512;
 
+    /** Clears {@link #handling} when the exchange the root handler took ends. */
+    private static final ExchangeCompletionListener HANDLED = (exchange, next) -> {
+        MalformedRequestConduit out = of(exchange);
+        if (out != null) {
+            out.handling = false;
+        }
+        next.proceed();
+    };
+
     private final byte[] answer;
     private ByteBuffer pending;
+    /** Whether Cairn's handlers are answering a request on this connection: every write is theirs. */
+    private volatile boolean handling;
 
     MalformedRequestConduit(StreamSinkConduit next, byte[] answer) {
         super(next);
         this.answer = answer;
+    }
+
+    /**
+     * The connection's input, unchanged, carrying its output's conduit so that the root handler can find it from an
+     * exchange ({@link HttpServerConnection#getOriginalSourceConduit()}). Undertow's READ_TIMEOUT and IDLE_TIMEOUT
+     * would wrap the input above it and hide it (Cairn sets neither: its deadlines are its own).
+     */
+    static final class Carrier extends AbstractStreamSourceConduit<StreamSourceConduit> {
+        private final MalformedRequestConduit out;
+
+        Carrier(StreamSourceConduit next, MalformedRequestConduit out) {
+            super(next);
+            this.out = out;
+        }
+    }
+
+    /** Marks the exchange's connection as written by Cairn's handlers until the exchange ends. */
+    static void answering(HttpServerExchange exchange) {
+        MalformedRequestConduit out = of(exchange);
+        if (out != null) {
+            out.handling = true;
+            exchange.addExchangeCompleteListener(HANDLED);
+        }
+    }
+
+    private static MalformedRequestConduit of(HttpServerExchange exchange) {
+        return exchange.getConnection() instanceof HttpServerConnection c
+                && c.getOriginalSourceConduit() instanceof Carrier carrier ? carrier.out : null;
     }
 
     /** The full HTTP response written instead of Undertow's bare 400. */
@@ -55,7 +103,7 @@ final class MalformedRequestConduit extends AbstractStreamSinkConduit<StreamSink
 
     @Override
     public int write(ByteBuffer src) throws IOException {
-        if (pending == null && !isUndertowRefusal(src)) {
+        if (handling || pending == null && !isUndertowRefusal(src)) {
             return next.write(src);
         }
         return replace(src);
@@ -63,7 +111,7 @@ final class MalformedRequestConduit extends AbstractStreamSinkConduit<StreamSink
 
     @Override
     public int writeFinal(ByteBuffer src) throws IOException {
-        if (pending == null && !isUndertowRefusal(src)) {
+        if (handling || pending == null && !isUndertowRefusal(src)) {
             return next.writeFinal(src);
         }
         int n = replace(src);
@@ -75,6 +123,9 @@ final class MalformedRequestConduit extends AbstractStreamSinkConduit<StreamSink
 
     @Override
     public long write(ByteBuffer[] srcs, int offs, int len) throws IOException {
+        if (handling) {
+            return next.write(srcs, offs, len);
+        }
         ByteBuffer only = single(srcs, offs, len);
         if (pending == null && (only == null || !isUndertowRefusal(only))) {
             return next.write(srcs, offs, len);
@@ -84,6 +135,9 @@ final class MalformedRequestConduit extends AbstractStreamSinkConduit<StreamSink
 
     @Override
     public long writeFinal(ByteBuffer[] srcs, int offs, int len) throws IOException {
+        if (handling) {
+            return next.writeFinal(srcs, offs, len);
+        }
         ByteBuffer only = single(srcs, offs, len);
         if (pending == null && (only == null || !isUndertowRefusal(only))) {
             return next.writeFinal(srcs, offs, len);

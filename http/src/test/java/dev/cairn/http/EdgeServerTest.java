@@ -31,10 +31,15 @@ class EdgeServerTest {
     private final int[] reached = {0};
 
     private void start(CorsPolicy cors) throws Exception {
+        HttpHandler throwing = exchange -> {
+            throw new IllegalStateException("secret internals");
+        };
+        HttpHandler alternate = new AlternateSyntaxHandler(1 << 20, new UnauthenticatedBodies(1 << 20), null, throwing);
         HttpHandler routes = exchange -> {
             reached[0]++;
             switch (exchange.getRequestPath()) {
                 case "/boom" -> throw new IllegalStateException("secret internals");
+                case "/alternate" -> alternate.handleRequest(exchange);
                 case "/boom-on-worker" -> exchange.dispatch(ex -> {
                     throw new IllegalStateException("secret internals");
                 });
@@ -50,6 +55,14 @@ class EdgeServerTest {
                     exchange.endExchange();
                 }
                 case "/empty-204" -> Responses.noContent(exchange);
+                case "/document" -> { // a client's document whose last slice is Undertow's own bare 400, byte for byte
+                    byte[] body = new byte[(128 << 10) + MalformedRequestConduit.UNDERTOW_BAD_REQUEST.length];
+                    java.util.Arrays.fill(body, (byte) 'A');
+                    System.arraycopy(MalformedRequestConduit.UNDERTOW_BAD_REQUEST, 0, body, 128 << 10,
+                            MalformedRequestConduit.UNDERTOW_BAD_REQUEST.length);
+                    exchange.setStatusCode(200);
+                    Responses.send(exchange, body);
+                }
                 default -> Responses.error(exchange, 401, "auth.required", "header Authorization", "send credentials");
             }
         };
@@ -155,6 +168,18 @@ class EdgeServerTest {
     }
 
     @Test
+    void anExceptionBehindTheAlternateRequestSyntaxAnswers500InTheJsonShapeWithoutItsText() throws Exception {
+        start(CorsPolicy.parse("*", 7200));
+        HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port()
+                        + "/alternate?method=GET")).header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("X-Experience-API-Version=1.0.3")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(500, r.statusCode());
+        assertTrue(r.body().startsWith("{\"error\":\"server.error\",\"where\":"), r.body());
+        assertFalse(r.body().contains("secret internals"), r.body());
+    }
+
+    @Test
     void aBareErrorStatusGetsTheJsonBodyAndASuccessStaysEmpty() throws Exception {
         start(CorsPolicy.parse("*", 7200));
         HttpResponse<String> r = send("GET", "/bare-412");
@@ -186,6 +211,41 @@ class EdgeServerTest {
             assertEquals(length, answer.substring(answer.indexOf("\r\n\r\n") + 4).getBytes(StandardCharsets.UTF_8).length);
         }
         assertEquals(0, reached[0]);
+    }
+
+    @Test
+    void aResponseWhoseBytesLookLikeUndertowsRefusalIsSentAsItIsAndTheConnectionGoesOn() throws Exception {
+        start(CorsPolicy.parse("*", 7200));
+        String expected = "A".repeat(128 << 10)
+                + new String(MalformedRequestConduit.UNDERTOW_BAD_REQUEST, StandardCharsets.US_ASCII);
+        try (Socket s = new Socket("127.0.0.1", server.port())) {
+            s.setSoTimeout(10_000);
+            OutputStream out = s.getOutputStream();
+            InputStream in = s.getInputStream();
+            out.write("GET /document HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            String head = readHead(in);
+            assertTrue(head.startsWith("HTTP/1.1 200 "), head);
+            assertTrue(head.contains("Content-Length: " + expected.length()), head);
+            String body = new String(in.readNBytes(expected.length()), StandardCharsets.US_ASCII);
+            assertTrue(body.equals(expected), "the body as the handler sent it, ending: "
+                    + body.substring(Math.max(0, body.length() - 100)));
+            out.write("GET /empty-204 HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            String next = readHead(in);
+            assertTrue(next.startsWith("HTTP/1.1 204 "), "the connection serves the next request: " + next);
+        }
+    }
+
+    /** Reads a response's status line and headers, up to the empty line. */
+    private static String readHead(InputStream in) throws java.io.IOException {
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                break;
+            }
+            head.write(b);
+        }
+        return head.toString(StandardCharsets.ISO_8859_1);
     }
 
     @Test

@@ -124,6 +124,14 @@ public final class CredentialAuthenticator implements Authenticator, AutoCloseab
         return v.principal;
     }
 
+    @Override
+    public boolean verifiedBefore(String key, String secret) {
+        PresentedCredential r = PresentedCredential.of(key, secret);
+        synchronized (verified) {
+            return verified.containsKey(r);
+        }
+    }
+
     private void confirm(PresentedCredential r, Verified v) {
         try {
             long started = nanoClock.getAsLong();

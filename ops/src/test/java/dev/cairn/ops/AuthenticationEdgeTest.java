@@ -68,6 +68,8 @@ class AuthenticationEdgeTest {
     private final AtomicBoolean continuedOffIoThread = new AtomicBoolean();
     /** When set, derivations wait for it (to hold the verification threads busy). */
     private volatile CountDownLatch hold;
+    /** Nanoseconds the test moves the authenticator's and the limits' clock on. */
+    private final java.util.concurrent.atomic.AtomicLong later = new java.util.concurrent.atomic.AtomicLong();
 
     private void start(CredentialCheck.Limits limits) {
         database = TestDatabase.create(dialect, dir);
@@ -75,7 +77,7 @@ class AuthenticationEdgeTest {
         CredentialStore store = new CredentialStore(db);
         AdminCredential.ensure(store, KEY + ":" + SECRET);
         AdminCredential.ensure(store, OTHER_KEY + ":" + OTHER_SECRET);
-        authenticator = new CredentialAuthenticator(store, System::nanoTime, (secret, salt, iterations) -> {
+        authenticator = new CredentialAuthenticator(store, this::nanoTime, (secret, salt, iterations) -> {
             derivations.add(Thread.currentThread());
             CountDownLatch h = hold;
             if (h != null) {
@@ -87,7 +89,7 @@ class AuthenticationEdgeTest {
             }
             return CredentialAuthenticator.pbkdf2(secret, salt, iterations);
         }, Executors.newSingleThreadExecutor());
-        check = new CredentialCheck(authenticator, limits, System::nanoTime);
+        check = new CredentialCheck(authenticator, limits, this::nanoTime);
         server = Undertow.builder().addHttpListener(0, "127.0.0.1").setHandler(new BasicAuthHandler(check, ex -> {
             if (!(Thread.currentThread() instanceof XnioIoThread)) {
                 continuedOffIoThread.set(true);
@@ -96,6 +98,10 @@ class AuthenticationEdgeTest {
         })).build();
         server.start();
         port = ((InetSocketAddress) server.getListenerInfo().get(0).getAddress()).getPort();
+    }
+
+    private long nanoTime() {
+        return System.nanoTime() + later.get();
     }
 
     @AfterEach
@@ -247,6 +253,21 @@ class AuthenticationEdgeTest {
         assertEquals(200, get("127.0.0.2", OTHER_KEY, OTHER_SECRET).status(), "another address verifies");
         assertEquals(429, get("127.0.0.2", KEY, "wrong-4-0123456789").status(), "the key is out of attempts");
         assertEquals(200, get("127.0.0.1", OTHER_KEY, OTHER_SECRET).status(), "remembered: no attempt needed");
+    }
+
+    @Test
+    void aCredentialVerifiedBeforeIsNotThrottledByAnotherClientsFailuresForItsKeyOnceItsRecheckIsDue()
+            throws Exception {
+        start(new CredentialCheck.Limits(1, 32, 3, 60_000, 100));
+        assertEquals(200, get("127.0.0.1", KEY, SECRET).status());
+        for (int i = 0; i < 3; i++) {
+            assertEquals(401, get("127.0.0.2", KEY, "wrong-" + i + "-0123456789").status());
+        }
+        assertEquals(429, get("127.0.0.2", KEY, "wrong-4-0123456789").status(), "the key is out of attempts");
+        later.addAndGet(TimeUnit.MILLISECONDS.toNanos(CredentialAuthenticator.RECHECK_MILLIS)); // an idle client's
+        int before = derivations.size();
+        assertEquals(200, get("127.0.0.1", KEY, SECRET).status(), "confirmed, not refused for another's failures");
+        assertEquals(before, derivations.size(), "confirmed against the store without a derivation");
     }
 
     @Test

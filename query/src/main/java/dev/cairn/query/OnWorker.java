@@ -34,8 +34,9 @@ public final class OnWorker implements HttpHandler {
         } catch (StoreException e) {
             LOG.warn("{} {}: {}", exchange.getRequestMethod(), exchange.getRequestPath(), e.getMessage());
             exchange.getResponseHeaders().put(io.undertow.util.Headers.RETRY_AFTER, "1");
-            Responses.error(exchange, 503, "store.unavailable", "database", "the database could not answer: "
-                    + e.getMessage() + "; retry shortly");
+            // The store's text names internals (its URL, its driver, its SQL): the log has it, the client does not.
+            Responses.error(exchange, 503, "store.unavailable", "database",
+                    "the database could not answer; retry shortly");
         }
     }
 }
