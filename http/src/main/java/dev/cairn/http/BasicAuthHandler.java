@@ -3,6 +3,7 @@ package dev.cairn.http;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
+import io.undertow.util.HttpString;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -19,6 +20,8 @@ public final class BasicAuthHandler implements HttpHandler {
     /** The longest key a credential may have (and a request may present). */
     public static final int MAX_KEY_LENGTH = 128;
     private static final String REALM = "Basic realm=\"Cairn xAPI\"";
+    private static final String NAVIGATION_REALM = "xAPI realm=\"Cairn xAPI\"";
+    private static final HttpString SEC_FETCH_MODE = new HttpString("Sec-Fetch-Mode");
 
     private final CredentialCheck check;
     private final HttpHandler next;
@@ -79,7 +82,11 @@ public final class BasicAuthHandler implements HttpHandler {
     }
 
     private static void refuse(HttpServerExchange exchange, boolean missing) {
-        exchange.getResponseHeaders().put(Headers.WWW_AUTHENTICATE, REALM);
+        // A browser that navigates here (a person opening an LRS URL) would prompt for the Basic challenge and then
+        // attach what was typed to every later request to this origin, other sites' forms and fetches included; so
+        // a navigation gets the challenge in a scheme no browser prompts for. Clients get Basic, as RFC 7617 asks.
+        boolean navigation = "navigate".equals(exchange.getRequestHeaders().getFirst(SEC_FETCH_MODE));
+        exchange.getResponseHeaders().put(Headers.WWW_AUTHENTICATE, navigation ? NAVIGATION_REALM : REALM);
         Responses.error(exchange, 401, "auth.required", "header Authorization", missing
                 ? "authentication is required: send HTTP Basic credentials"
                 : "the credentials are not valid");

@@ -12,7 +12,8 @@ import io.undertow.util.Methods;
  * it comes before authentication. A preflight ({@code OPTIONS} with {@code Origin} and
  * {@code Access-Control-Request-Method}) is answered here, 204, and nothing else is done. Every other request from
  * an allowed origin gets the allow-origin and exposed headers before any handler runs, so every response carries
- * them, errors included. A request from an origin the policy does not allow gets 403 and is not processed: its
+ * them, errors included; {@code Access-Control-Allow-Credentials} goes only to origins the operator listed. A
+ * request from an origin the policy does not allow gets 403 and is not processed: its
  * preflight is refused, and a request a browser sends without one (a form post) changes nothing either.
  */
 public final class CorsHandler implements HttpHandler {
@@ -65,7 +66,12 @@ public final class CorsHandler implements HttpHandler {
         if (policy.anyOrigin()) {
             response.add(Headers.VARY, "Origin"); // the answer names the origin, so caches must key on it
         }
-        response.put(ALLOW_CREDENTIALS, "true");
+        if (!policy.anyOrigin()) {
+            // Only origins the operator listed may send the browser's own credentials (cookies, a Basic login it
+            // cached). With any origin allowed, a page elsewhere could otherwise read the LRS as whoever once typed
+            // a key into the browser; xAPI content sends its Authorization header itself and needs no such thing.
+            response.put(ALLOW_CREDENTIALS, "true");
+        }
         if (!preflight) {
             response.put(EXPOSE_HEADERS, EXPOSED);
             next.handleRequest(exchange);
