@@ -36,10 +36,13 @@ public final class HttpServer implements AutoCloseable {
      * @param serverOptions Undertow's options ({@link UndertowOptions}) for parsing and timeouts
      * @param maxConnections most connections open at once: past it the I/O threads stop accepting (XNIO's high
      *                       water mark, shared among them) until one closes, and new clients wait in the backlog
+     * @param writeTimeoutMillis how long a response may wait for its client to take more of it: past it the
+     *                       connection is closed and the response let go
      * @param malformedAnswer the response written instead of Undertow's bare 400 ({@link #malformedAnswer})
      */
     public static HttpServer start(String host, int port, HttpHandler root, OptionMap serverOptions,
-                                   int maxConnections, byte[] malformedAnswer) throws IOException {
+                                   int maxConnections, int writeTimeoutMillis, byte[] malformedAnswer)
+            throws IOException {
         int ioThreads = Math.max(Runtime.getRuntime().availableProcessors(), 2);
         XnioWorker worker = Xnio.getInstance(HttpServer.class.getClassLoader()).createWorker(OptionMap.builder()
                 .set(Options.WORKER_IO_THREADS, ioThreads)
@@ -77,6 +80,10 @@ public final class HttpServer implements AutoCloseable {
                             .set(Options.BACKLOG, 1000)
                             .set(Options.CONNECTION_HIGH_WATER, maxConnections)
                             .set(Options.CONNECTION_LOW_WATER, maxConnections)
+                            // A write that makes no progress for this long closes the connection (Undertow's
+                            // WriteTimeoutStreamSinkConduit, above the conduits here): a client that stops reading
+                            // cannot hold a response, up to max-page-bytes or max-body of heap, for ever.
+                            .set(Options.WRITE_TIMEOUT, writeTimeoutMillis)
                             .getMap());
             channel.resumeAccepts();
             return new HttpServer(worker, channel);

@@ -27,6 +27,9 @@ import org.xnio.OptionMap;
  */
 class EdgeServerTest {
     private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final int WRITE_TIMEOUT_MILLIS = 1000;
+    private static final int LARGE = 64 << 20;
+    private final java.util.concurrent.CountDownLatch largeEnded = new java.util.concurrent.CountDownLatch(1);
     private HttpServer server;
     private final int[] reached = {0};
 
@@ -55,6 +58,14 @@ class EdgeServerTest {
                     exchange.endExchange();
                 }
                 case "/empty-204" -> Responses.noContent(exchange);
+                case "/large" -> {
+                    exchange.addExchangeCompleteListener((ex, next) -> {
+                        largeEnded.countDown();
+                        next.proceed();
+                    });
+                    exchange.setStatusCode(200);
+                    Responses.send(exchange, new byte[LARGE]);
+                }
                 case "/document" -> { // a client's document whose last slice is Undertow's own bare 400, byte for byte
                     byte[] body = new byte[(128 << 10) + MalformedRequestConduit.UNDERTOW_BAD_REQUEST.length];
                     java.util.Arrays.fill(body, (byte) 'A');
@@ -67,7 +78,8 @@ class EdgeServerTest {
             }
         };
         server = HttpServer.start("127.0.0.1", 0, new ErrorPolicy(dev.cairn.xapi.XapiVersion.V2_0_0, new CorsHandler(cors, routes)),
-                OptionMap.create(UndertowOptions.NO_REQUEST_TIMEOUT, 10_000), 1000, HttpServer.malformedAnswer("2.0.0", cors));
+                OptionMap.create(UndertowOptions.NO_REQUEST_TIMEOUT, 10_000), 1000, WRITE_TIMEOUT_MILLIS,
+                HttpServer.malformedAnswer("2.0.0", cors));
     }
 
     @AfterEach
@@ -257,6 +269,30 @@ class EdgeServerTest {
         String answer = raw("GET /xapi HTTP/1.1\r\nBad Header Line\r\n\r\n");
         assertTrue(answer.startsWith("HTTP/1.1 400 "), answer);
         assertNull(answer.contains("Access-Control-Allow-Origin") ? answer : null);
+    }
+
+    @Test
+    void aClientThatStopsReadingLosesItsConnectionAndTheResponseIsLetGo() throws Exception {
+        // Found by the adversarial review: clients that GET a large page or document and never read it held it in
+        // the heap for as long as they kept the connection.
+        start(CorsPolicy.parse("*", 7200));
+        try (Socket s = new Socket("127.0.0.1", server.port())) {
+            s.setReceiveBufferSize(64 << 10);
+            s.getOutputStream().write("GET /large HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            assertTrue(largeEnded.await(WRITE_TIMEOUT_MILLIS * 10L, java.util.concurrent.TimeUnit.MILLISECONDS),
+                    "the response ended while its client read nothing");
+            s.setSoTimeout(10_000);
+            long received = 0;
+            byte[] buf = new byte[1 << 16];
+            try {
+                for (int n; (n = s.getInputStream().read(buf)) > 0; ) {
+                    received += n;
+                }
+            } catch (java.net.SocketException e) {
+                // reset: the server closed with bytes unread
+            }
+            assertTrue(received < LARGE, "the client got " + received + " of " + LARGE + " bytes: the server gave up");
+        }
     }
 
     /** Sends bytes as they are and reads the answer until the server closes the connection. */

@@ -172,7 +172,8 @@ public final class Cairn implements AutoCloseable {
                     // Clients put braces, quotes, pipes and non-ASCII characters into query strings unencoded (a JSON
                     // agent in ?agent=, a browser's query string): decode them as UTF-8 as the client meant.
                     .set(UndertowOptions.ALLOW_UNESCAPED_CHARACTERS_IN_URL, true)
-                    .getMap(), s.maxConnections(), HttpServer.malformedAnswer(s.xapiVersion(), cors)));
+                    .getMap(), s.maxConnections(), (int) s.writeTimeoutMillis(),
+                    HttpServer.malformedAnswer(s.xapiVersion(), cors)));
             port = server.port();
             LOG.info("Cairn {} listening on http://{}:{} (database {}, log {}) after {} ms", roles, s.host(), port,
                     s.db(), s.log(), (System.nanoTime() - started) / 1_000_000);

@@ -7,7 +7,8 @@ final class CommonOptionNames {
     static final List<String> ALL = List.of("data", "db", "log", "host", "port", "admin-credential",
             "admin-credential-file", "ack", "max-body", "max-unauthenticated-body", "default-limit", "max-limit",
             "ring-size", "projector-batch", "ready-lag", "xapi-version", "cors-origins", "cors-max-age",
-            "header-timeout", "body-timeout", "max-connections", "visible-timeout", "max-page-bytes", "disk-reserve");
+            "header-timeout", "body-timeout", "write-timeout", "max-connections", "visible-timeout", "max-page-bytes",
+            "disk-reserve");
 
     private CommonOptionNames() {
     }

@@ -137,6 +137,11 @@ final class CommonOptions {
                     + "get 507 and /health/ready says why (env CAIRN_DISK_RESERVE; default: ${DEFAULT-VALUE}).")
     long diskReserve;
 
+    @Option(names = "--write-timeout", defaultValue = "60000",
+            description = "Milliseconds a response may wait for its client to take more of it; then the connection is "
+                    + "closed (env CAIRN_WRITE_TIMEOUT; default: ${DEFAULT-VALUE}).")
+    long writeTimeout;
+
     private boolean warned;
 
     Settings settings() {
@@ -146,7 +151,7 @@ final class CommonOptions {
                 defaultLimit, maxLimit, ringSize, projectorBatch, readyLag, xapiVersion, corsOrigins, corsMaxAge,
                 headerTimeout, bodyTimeout, maxConnections, visibleTimeout, maxPageBytes,
                 maxUnauthenticatedBody != null ? maxUnauthenticatedBody : Settings.UNAUTHENTICATED_BODIES * maxBody,
-                diskReserve);
+                diskReserve, writeTimeout);
     }
 
     /** The admin credential from its file, else as given; a secret given as a flag is warned about once. */

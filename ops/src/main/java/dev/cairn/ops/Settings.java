@@ -34,13 +34,15 @@ import java.nio.file.Path;
  * @param maxUnauthenticatedBodyBytes the most body bytes held for requests not yet authenticated (Alternate Request
  *                         Syntax forms that carry their credentials), all together; 503 past it
  * @param diskReserveBytes the free space writes leave on the disks of the log and of a SQLite database (507 below it)
+ * @param writeTimeoutMillis how long a response may wait for its client to take more of it before the connection is
+ *                         closed (a client that does not read would otherwise hold the response in memory)
  */
 public record Settings(String host, int port, Path data, String db, Path log, String adminCredential, String ack,
                        long maxBodyBytes, int defaultLimit, int maxLimit, int ringSize, int projectorBatch,
                        long readyLagMillis, String xapiVersion, String corsOrigins, long corsMaxAgeSeconds,
                        long headerTimeoutMillis, long bodyTimeoutMillis, int maxConnections,
                        long visibleTimeoutMillis, long maxPageBytes, long maxUnauthenticatedBodyBytes,
-                       long diskReserveBytes) {
+                       long diskReserveBytes, long writeTimeoutMillis) {
     public static final long DEFAULT_READY_LAG_MILLIS = 10_000;
     public static final String DEFAULT_CORS_ORIGINS = "*";
     public static final long DEFAULT_CORS_MAX_AGE_SECONDS = 7200;
@@ -50,6 +52,7 @@ public record Settings(String host, int port, Path data, String db, Path log, St
     public static final long DEFAULT_VISIBLE_TIMEOUT_MILLIS = 5_000;
     public static final long DEFAULT_MAX_PAGE_BYTES = 16 << 20;
     public static final long DEFAULT_DISK_RESERVE_BYTES = 256L << 20;
+    public static final long DEFAULT_WRITE_TIMEOUT_MILLIS = 60_000;
     /** The largest max-body: a body of it, with the fields the sequencer adds, fits in one log entry. */
     static final long MAX_MAX_BODY = EventLog.BLOCK_SIZE / 4 - (1 << 20);
 
@@ -63,7 +66,7 @@ public record Settings(String host, int port, Path data, String db, Path log, St
                 projectorBatch, DEFAULT_READY_LAG_MILLIS, XapiVersion.V2_0_0.header(), DEFAULT_CORS_ORIGINS,
                 DEFAULT_CORS_MAX_AGE_SECONDS, DEFAULT_HEADER_TIMEOUT_MILLIS, DEFAULT_BODY_TIMEOUT_MILLIS,
                 DEFAULT_MAX_CONNECTIONS, DEFAULT_VISIBLE_TIMEOUT_MILLIS, DEFAULT_MAX_PAGE_BYTES,
-                UNAUTHENTICATED_BODIES * maxBodyBytes, DEFAULT_DISK_RESERVE_BYTES);
+                UNAUTHENTICATED_BODIES * maxBodyBytes, DEFAULT_DISK_RESERVE_BYTES, DEFAULT_WRITE_TIMEOUT_MILLIS);
     }
 
     /** These settings with another disk reserve. */
@@ -71,7 +74,7 @@ public record Settings(String host, int port, Path data, String db, Path log, St
         return new Settings(host, port, data, db, log, adminCredential, ack, maxBodyBytes, defaultLimit, maxLimit,
                 ringSize, projectorBatch, readyLagMillis, xapiVersion, corsOrigins, corsMaxAgeSeconds,
                 headerTimeoutMillis, bodyTimeoutMillis, maxConnections, visibleTimeoutMillis, maxPageBytes,
-                maxUnauthenticatedBodyBytes, bytes);
+                maxUnauthenticatedBodyBytes, bytes, writeTimeoutMillis);
     }
 
     /** The CORS policy these settings name. */
@@ -134,6 +137,10 @@ public record Settings(String host, int port, Path data, String db, Path log, St
         }
         if (bodyTimeoutMillis < 1) {
             throw new IllegalArgumentException("body-timeout=" + bodyTimeoutMillis + " must be at least 1 ms");
+        }
+        if (writeTimeoutMillis < 1 || writeTimeoutMillis > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("write-timeout=" + writeTimeoutMillis + " is out of range (1-"
+                    + Integer.MAX_VALUE + " ms)");
         }
         if (maxConnections < 1) {
             throw new IllegalArgumentException("max-connections=" + maxConnections + " must be at least 1");

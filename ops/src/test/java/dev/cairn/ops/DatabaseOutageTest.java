@@ -176,7 +176,8 @@ class DatabaseOutageTest {
                 READY_LAG_MILLIS, "2.0.0", Settings.DEFAULT_CORS_ORIGINS, Settings.DEFAULT_CORS_MAX_AGE_SECONDS,
                 Settings.DEFAULT_HEADER_TIMEOUT_MILLIS, Settings.DEFAULT_BODY_TIMEOUT_MILLIS,
                 Settings.DEFAULT_MAX_CONNECTIONS, VISIBLE_TIMEOUT_MILLIS, Settings.DEFAULT_MAX_PAGE_BYTES,
-                Settings.UNAUTHENTICATED_BODIES * TestLrs.MAX_BODY, Settings.DEFAULT_DISK_RESERVE_BYTES);
+                Settings.UNAUTHENTICATED_BODIES * TestLrs.MAX_BODY, Settings.DEFAULT_DISK_RESERVE_BYTES,
+                Settings.DEFAULT_WRITE_TIMEOUT_MILLIS);
         Cairn cairn = Cairn.start(settings, Clock.systemUTC());
         started.add(cairn);
         int port = cairn.port();

@@ -32,7 +32,7 @@ class PageBytesApiTest extends LrsOnEachDatabase {
                 d.projectorBatch(), d.readyLagMillis(), d.xapiVersion(), d.corsOrigins(), d.corsMaxAgeSeconds(),
                 d.headerTimeoutMillis(), d.bodyTimeoutMillis(), d.maxConnections(), d.visibleTimeoutMillis(),
                 MAX_PAGE_BYTES, d.maxUnauthenticatedBodyBytes(),
-                d.diskReserveBytes()));
+                d.diskReserveBytes(), d.writeTimeoutMillis()));
     }
 
     /** Every page of {@code query} (following more links): the response bodies. */

@@ -49,7 +49,7 @@ final class TestLrs implements AutoCloseable {
                 s.defaultLimit(), s.maxLimit(), s.ringSize(), s.projectorBatch(), s.readyLagMillis(), s.xapiVersion(),
                 s.corsOrigins(), s.corsMaxAgeSeconds(), headerTimeoutMillis, bodyTimeoutMillis, maxConnections,
                 s.visibleTimeoutMillis(), s.maxPageBytes(), Settings.UNAUTHENTICATED_BODIES * maxBody,
-                s.diskReserveBytes());
+                s.diskReserveBytes(), s.writeTimeoutMillis());
     }
 
     static Settings settings(Path data, String db) {
@@ -62,7 +62,8 @@ final class TestLrs implements AutoCloseable {
                 XapiVersion.V2_0_0.header(), corsOrigins, Settings.DEFAULT_CORS_MAX_AGE_SECONDS,
                 Settings.DEFAULT_HEADER_TIMEOUT_MILLIS, Settings.DEFAULT_BODY_TIMEOUT_MILLIS, Settings.DEFAULT_MAX_CONNECTIONS,
                 Settings.DEFAULT_VISIBLE_TIMEOUT_MILLIS, Settings.DEFAULT_MAX_PAGE_BYTES,
-                Settings.UNAUTHENTICATED_BODIES * MAX_BODY, Settings.DEFAULT_DISK_RESERVE_BYTES);
+                Settings.UNAUTHENTICATED_BODIES * MAX_BODY, Settings.DEFAULT_DISK_RESERVE_BYTES,
+                Settings.DEFAULT_WRITE_TIMEOUT_MILLIS);
     }
 
     String base() {

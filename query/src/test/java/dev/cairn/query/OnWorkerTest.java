@@ -24,7 +24,7 @@ class OnWorkerTest {
         OnWorker read = new OnWorker(exchange -> {
             throw new StoreException(internals, new SQLException("db.internal"));
         });
-        try (HttpServer server = HttpServer.start("127.0.0.1", 0, read, OptionMap.EMPTY, 100,
+        try (HttpServer server = HttpServer.start("127.0.0.1", 0, read, OptionMap.EMPTY, 100, 60_000,
                 HttpServer.malformedAnswer("2.0.0", CorsPolicy.parse("*", 0)))) {
             HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                     URI.create("http://127.0.0.1:" + server.port() + "/xapi/statements")).build(),
