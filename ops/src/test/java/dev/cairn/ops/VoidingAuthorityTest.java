@@ -120,4 +120,27 @@ class VoidingAuthorityTest extends LrsOnEachDatabase {
         String other = credential("statements/write");
         assertEquals(200, post(other, voiding(UUID.randomUUID().toString(), UUID.randomUUID().toString())).statusCode());
     }
+
+    @Test
+    void anotherAuthoritysVoidingStatementStoredBeforeItsTargetDoesNotVoidIt() throws Exception {
+        // Found by the adversarial review: a predictable id voided early bypassed the 403 above.
+        String other = credential("statements/write");
+        String target = UUID.randomUUID().toString();
+        String early = UUID.randomUUID().toString();
+        assertEquals(200, post(other, voiding(early, target)).statusCode());
+        assertEquals(200, lrs.post(statement(target)).statusCode()); // the test's credential: all, another authority
+        assertEquals(200, statusOf("statementId=" + target), "not voided");
+        assertEquals(404, statusOf("voidedStatementId=" + target));
+        assertEquals(200, statusOf("statementId=" + early), "the early voiding statement stays, as any StatementRef");
+    }
+
+    @Test
+    void aVoidingStatementStoredBeforeItsTargetVoidsItWhenBothHaveOneAuthority() throws Exception {
+        String writer = credential("statements/write");
+        String target = UUID.randomUUID().toString();
+        assertEquals(200, post(writer, voiding(UUID.randomUUID().toString(), target)).statusCode());
+        assertEquals(200, post(writer, statement(target)).statusCode());
+        assertEquals(404, statusOf("statementId=" + target));
+        assertEquals(200, statusOf("voidedStatementId=" + target));
+    }
 }

@@ -35,6 +35,11 @@ final class MatchKeys {
         return new MatchKeys(n == e.length ? e : Arrays.copyOf(e, n));
     }
 
+    /** Whether this set holds {@code entry}. */
+    boolean contains(long entry) {
+        return Arrays.binarySearch(entries, entry) >= 0;
+    }
+
     static long entry(long keyId, int scope) {
         return keyId << 1 | scope;
     }

@@ -20,7 +20,9 @@ import java.util.UUID;
  * projector on the same database fails with {@link FencedException} instead of applying rows twice.
  *
  * <p>Voiding and StatementRef matches are decided here, whatever the arrival order: a statement arriving after
- * its voiding statement is stored as voided; a voiding statement arriving after its target voids it. A voided
+ * its voiding statement is stored as voided when both have one authority (the sequencer checked any other voiding
+ * against its target, which did not exist yet, so another authority's early voiding statement voids nothing); a
+ * voiding statement arriving after its target voids it (the sequencer let it through). A voided
  * statement keeps its row (for {@code voidedStatementId}) and its keys (for its referrers) but leaves the match
  * index; statements that reference it, the voiding statement among them, keep matching through it.
  *
@@ -220,13 +222,14 @@ public final class ProjectionWriter implements AutoCloseable {
             storedMillis = s.storedMillis();
             String id = s.id().toString();
             List<StoredKeys> referrers = mayBeReferenced(s.id()) ? referrers(id) : List.of();
+            MatchKeys keys = ownKeys(s);
             boolean voided = false;
             if (!s.voiding()) {
+                long authority = authorityEntry(s);
                 for (StoredKeys r : referrers) {
-                    voided |= r.voiding();
+                    voided |= r.voiding() && (authority < 0 || r.keys().contains(authority));
                 }
             }
-            MatchKeys keys = ownKeys(s);
             UUID target = s.keys().refTarget();
             StoredKeys targetKeys = target == null ? null : storedKeys(target.toString());
             if (targetKeys != null) {
@@ -474,6 +477,19 @@ public final class ProjectionWriter implements AutoCloseable {
             }
         }
         return MatchKeys.of(entries, n);
+    }
+
+    /**
+     * The match entry of the authority that stored {@code s}, or -1 for none (every statement Cairn stores has one;
+     * a log written by hand may not, and its statements are voided as before authorities were compared).
+     */
+    private long authorityEntry(ProjectedStatement s) throws SQLException {
+        for (FilterKey k : s.keys().keys().keySet()) {
+            if (k.kind() == FilterKey.Kind.AUTHORITY) {
+                return MatchKeys.entry(keyId(k), MatchKeys.SCOPE_ALL);
+            }
+        }
+        return -1;
     }
 
     /** Marks a statement voided and removes its match rows; it stays readable by voidedStatementId. */
