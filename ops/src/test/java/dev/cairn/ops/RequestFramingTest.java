@@ -143,4 +143,19 @@ class RequestFramingTest {
         }
         assertEquals(2, storedStatements());
     }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"zz", " ", "-1", "FFFFFFFFFFFFFFFFFFFF", "0x10", "+a"})
+    void aMalformedChunkSizeGets400AndTheConnectionClosesAfterIt(String size) throws Exception {
+        // Undertow's chunk decoder closed the connection itself, before anything could answer (found by the fuzzer).
+        try (RawConnection c = new RawConnection(lrs.cairn.port())) {
+            c.send(post("Transfer-Encoding: chunked\r\n") + size + "\r\n" + STATEMENT + "\r\n0\r\n\r\n");
+            RawConnection.Response r = c.read(5_000);
+            assertEquals(400, r.status(), r.body());
+            assertEquals("body.unreadable", errorCode(r));
+            assertEquals("close", r.headers().get("connection"));
+            assertTrue(c.closedWithin(5_000));
+        }
+        assertEquals(0, storedStatements());
+    }
 }
