@@ -158,4 +158,20 @@ class RequestFramingTest {
         }
         assertEquals(0, storedStatements());
     }
+
+    @Test
+    void aLastChunkFollowedByBytesThatAreNoTrailersGets400() throws Exception {
+        // Found by the fuzzer: "0x10" reads as the last chunk, and Undertow's trailer parser threw an unchecked
+        // exception on the bytes after it (a 500). These are the bytes the fuzzer sent.
+        byte[] rest = java.util.Base64.getDecoder().decode("F0/22mkmStz2aYVJ22meM5aRRrmYOmuFPFYhV5xPr7dP9UVl6asZZmxfRY1a"
+                + "+G/ALOSy8hcMS1Hv0XUgvmVJnS955m5muWpouGHPFMnxaCdg0gIGsc+R/OxTm+4EDqfAfY4D0+BCYx1T5bG6WJhS9U6HyovjhcjjBg0KMA0KDQo=");
+        try (RawConnection c = new RawConnection(lrs.cairn.port())) {
+            c.send(post("Transfer-Encoding: chunked\r\n") + "0x10\r\n");
+            c.send(rest);
+            RawConnection.Response r = c.read(5_000);
+            assertEquals(400, r.status(), r.body());
+            assertEquals("body.unreadable", errorCode(r));
+        }
+        assertEquals(0, storedStatements());
+    }
 }
