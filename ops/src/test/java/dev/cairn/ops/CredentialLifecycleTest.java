@@ -2,8 +2,6 @@ package dev.cairn.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -24,23 +22,6 @@ class CredentialLifecycleTest extends LrsOnEachDatabase {
     private static final String NEW_SECRET = "new-secret-9876543210";
     /** The README's promise (5 s) and a margin for a loaded machine. */
     private static final long PROMISE_MILLIS = CredentialAuthenticator.RECHECK_MILLIS + 2_000;
-
-    private void credentials(String... args) {
-        PrintStream out = System.out;
-        System.setOut(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-        try {
-            String[] all = new String[args.length + 5];
-            all[0] = "credentials";
-            System.arraycopy(args, 0, all, 1, args.length);
-            all[args.length + 1] = "--data";
-            all[args.length + 2] = data.toString();
-            all[args.length + 3] = "--db";
-            all[args.length + 4] = database.url();
-            assertEquals(0, Main.run(all), String.join(" ", args));
-        } finally {
-            System.setOut(out);
-        }
-    }
 
     private static String basic(String userPass) {
         return "Basic " + Base64.getEncoder().encodeToString(userPass.getBytes(StandardCharsets.UTF_8));
@@ -70,8 +51,8 @@ class CredentialLifecycleTest extends LrsOnEachDatabase {
     }
 
     private void revokeAndCreateAgain() {
-        credentials("revoke", KEY);
-        credentials("create", "--key", KEY, "--secret", NEW_SECRET, "--scope", "statements/read");
+        lrs.credentials("revoke", KEY);
+        lrs.credentials("create", "--key", KEY, "--secret", NEW_SECRET, "--scope", "statements/read");
     }
 
     private void assertNewSecretHasOnlyTheNewScopes(int port) throws Exception {
@@ -82,7 +63,7 @@ class CredentialLifecycleTest extends LrsOnEachDatabase {
     @Test
     void aKeyRevokedAndCreatedAgainAnswersOnlyToItsNewSecretWithItsNewScopes() throws Exception {
         int port = lrs.cairn.port();
-        credentials("create", "--key", KEY, "--secret", OLD_SECRET, "--scope", "all");
+        lrs.credentials("create", "--key", KEY, "--secret", OLD_SECRET, "--scope", "all");
         assertEquals(200, status(port, basic(KEY + ":" + OLD_SECRET), "POST"));
 
         revokeAndCreateAgain();
@@ -94,7 +75,7 @@ class CredentialLifecycleTest extends LrsOnEachDatabase {
 
     @Test
     void anotherProcessOnTheSameDatabaseSeesTheRevocationAndTheNewCredential() throws Exception {
-        credentials("create", "--key", KEY, "--secret", OLD_SECRET, "--scope", "all");
+        lrs.credentials("create", "--key", KEY, "--secret", OLD_SECRET, "--scope", "all");
         try (Cairn query = Cairn.start(TestLrs.settings(data, database.url()), EnumSet.of(Role.QUERY),
                 Clock.systemUTC())) {
             assertEquals(200, status(query.port(), basic(KEY + ":" + OLD_SECRET), "GET"));
@@ -121,7 +102,7 @@ class CredentialLifecycleTest extends LrsOnEachDatabase {
     /** Decoding the header leniently would turn the byte 0xFF into U+FFFD, a character a real secret may hold. */
     @Test
     void aSecretThatIsNotValidUtf8IsRefused() throws Exception {
-        credentials("create", "--key", KEY, "--secret", "secret-\uFFFD-0123456789", "--scope", "all");
+        lrs.credentials("create", "--key", KEY, "--secret", "secret-\uFFFD-0123456789", "--scope", "all");
         byte[] prefix = (KEY + ":secret-").getBytes(StandardCharsets.UTF_8);
         byte[] suffix = "-0123456789".getBytes(StandardCharsets.UTF_8);
         byte[] presented = new byte[prefix.length + 1 + suffix.length];

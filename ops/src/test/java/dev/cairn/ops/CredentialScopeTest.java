@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.store.TestDatabase;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -38,26 +36,6 @@ class CredentialScopeTest {
         database.close();
     }
 
-    /** Runs {@code cairn credentials ...} and returns what it printed. */
-    private String credentials(String... args) {
-        PrintStream out = System.out;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            String[] all = new String[args.length + 5];
-            all[0] = "credentials";
-            System.arraycopy(args, 0, all, 1, args.length);
-            all[args.length + 1] = "--data";
-            all[args.length + 2] = data.toString();
-            all[args.length + 3] = "--db";
-            all[args.length + 4] = database.url();
-            assertEquals(0, Main.run(all), String.join(" ", args));
-        } finally {
-            System.setOut(out);
-        }
-        return captured.toString(StandardCharsets.UTF_8).trim();
-    }
-
     private int status(String credential, String method, String path, String body) throws Exception {
         String[] ks = credential.split(":", 2);
         HttpRequest.Builder r = lrs.request(path).setHeader("Authorization", TestLrs.basic(ks[0], ks[1]))
@@ -81,7 +59,7 @@ class CredentialScopeTest {
             WRITE_PROFILE, READ_PROFILE, READ_ACTIVITY);
 
     private void assertScope(String scope, List<Case> allowed) throws Exception {
-        String credential = credentials("create", "--scope", scope);
+        String credential = lrs.credentials("create", "--scope", scope);
         for (Case c : ALL_CASES) {
             int status = status(credential, c.method(), c.path(), c.body());
             if (allowed.contains(c)) {
@@ -125,13 +103,13 @@ class CredentialScopeTest {
 
     @Test
     void aCreatedCredentialIsListedWithItsScopesAndARevokedOneIsRefused() throws Exception {
-        String credential = credentials("create", "--scope", "statements/read,statements/write", "--name", "LMS");
+        String credential = lrs.credentials("create", "--scope", "statements/read,statements/write", "--name", "LMS");
         String key = credential.split(":")[0];
-        String list = credentials("list");
+        String list = lrs.credentials("list");
         assertTrue(list.contains(key + "\tstatements/read,statements/write"), list);
         assertTrue(list.contains("\"name\":\"LMS\""), list);
         assertEquals(200, status(credential, "GET", "/xapi/statements", null));
-        credentials("revoke", key);
+        lrs.credentials("revoke", key);
         lrs.close();
         lrs = new TestLrs(data, database.url());
         assertEquals(401, status(credential, "GET", "/xapi/statements", null));
@@ -139,8 +117,8 @@ class CredentialScopeTest {
 
     @Test
     void statementsReadMineReturnsOnlyTheStatementsTheCredentialStored() throws Exception {
-        String mine = credentials("create", "--scope", "statements/write,statements/read/mine");
-        String other = credentials("create", "--scope", "statements/write");
+        String mine = lrs.credentials("create", "--scope", "statements/write,statements/read/mine");
+        String other = lrs.credentials("create", "--scope", "statements/write");
         String[] ks = mine.split(":", 2);
         HttpResponse<String> own = lrs.http.send(lrs.request("/xapi/statements").setHeader("Authorization", TestLrs.basic(ks[0], ks[1]))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(STATEMENT)).build(),
@@ -164,8 +142,8 @@ class CredentialScopeTest {
     /** xAPI 1.0.3 Communication 4.2: without "define", the LRS keeps the ids and does not update its activities or agents. */
     @Test
     void withoutTheDefineScopeStatementsLeaveDefinitionsAndNamesAlone() throws Exception {
-        String writer = credentials("create", "--scope", "statements/write");
-        String definer = credentials("create", "--scope", "statements/write,define");
+        String writer = lrs.credentials("create", "--scope", "statements/write");
+        String definer = lrs.credentials("create", "--scope", "statements/write,define");
         assertEquals(200, status(writer, "POST", "/xapi/statements",
                 Statements.statement("w@example.com", Statements.COMPLETED, "http://example.com/by-writer")));
         assertEquals(200, status(definer, "POST", "/xapi/statements",

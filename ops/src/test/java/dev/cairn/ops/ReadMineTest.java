@@ -41,8 +41,7 @@ class ReadMineTest extends LrsOnEachDatabase {
     @BeforeEach
     void store() throws Exception {
         mine = "mine-" + UUID.randomUUID();
-        assertEquals(0, Main.run("credentials", "create", "--scope", "statements/write,statements/read/mine",
-                "--key", mine, "--secret", SECRET, "--data", data.toString(), "--db", database.url()));
+        lrs.credentials("create", "--scope", "statements/write,statements/read/mine", "--key", mine, "--secret", SECRET);
         before = Instant.now().minusSeconds(1).truncatedTo(ChronoUnit.MILLIS);
         s = UUID.randomUUID().toString();
         t = UUID.randomUUID().toString();

@@ -66,6 +66,26 @@ final class TestLrs implements AutoCloseable {
                 Settings.DEFAULT_WRITE_TIMEOUT_MILLIS);
     }
 
+    /** Runs {@code cairn credentials ARGS} on this LRS's data and database, asserts it succeeds, returns its output. */
+    String credentials(String... args) {
+        java.io.PrintStream out = System.out;
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        System.setOut(new java.io.PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            String[] all = new String[args.length + 5];
+            all[0] = "credentials";
+            System.arraycopy(args, 0, all, 1, args.length);
+            all[args.length + 1] = "--data";
+            all[args.length + 2] = data.toString();
+            all[args.length + 3] = "--db";
+            all[args.length + 4] = db;
+            org.junit.jupiter.api.Assertions.assertEquals(0, Main.run(all), String.join(" ", args));
+        } finally {
+            System.setOut(out);
+        }
+        return captured.toString(StandardCharsets.UTF_8).trim();
+    }
+
     String base() {
         return "http://127.0.0.1:" + cairn.port();
     }

@@ -25,8 +25,7 @@ class VoidingAuthorityTest extends LrsOnEachDatabase {
 
     private String credential(String scopes) {
         String key = "writer-" + UUID.randomUUID();
-        assertEquals(0, Main.run("credentials", "create", "--scope", scopes, "--key", key, "--secret", SECRET,
-                "--data", data.toString(), "--db", database.url()));
+        lrs.credentials("create", "--scope", scopes, "--key", key, "--secret", SECRET);
         return key;
     }
 
