@@ -29,11 +29,25 @@ final class ChildProcess implements AutoCloseable {
         this.args.addAll(List.of("--port", String.valueOf(port)));
     }
 
+    /** The ports handed to children of this JVM. */
+    private static final java.util.Set<Integer> GIVEN = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /**
+     * A free port no other child of this JVM was given: children bind a second or so after they get theirs, and in
+     * that time the system may offer the same port again (two children then race for it, and a test talks to the
+     * wrong process).
+     */
     static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
+        for (int attempt = 0; attempt < 100; attempt++) {
+            try (ServerSocket s = new ServerSocket(0)) {
+                if (GIVEN.add(s.getLocalPort())) {
+                    return s.getLocalPort();
+                }
+            }
         }
+        throw new IOException("no free port that no other child was given");
     }
+
 
     /** JVM options for the child, after the test JVM's own (so they win). */
     ChildProcess jvmOptions(List<String> options) {
