@@ -25,7 +25,7 @@ import picocli.CommandLine;
  * mvn -q -o -DskipTests package -pl bench -am
  * java FLAGS -XX:+UseParallelGC -cp bench/target/benchmarks.jar dev.cairn.bench.ImportBenchmark [N] [DIR]
  * </pre>
- * where FLAGS are Chronicle's (the {@code chronicle.jvm.args} of the root pom) and the collector is the one the
+ * where FLAGS are {@code @jvm.options} (Chronicle's flags, in the file at the root) and the collector is the one the
  * {@code cairn} launcher gives {@code import}. N defaults to 1,000,000; without DIR a temporary directory is used
  * and deleted.
  */

@@ -1,5 +1,6 @@
 package dev.cairn.bench;
 
+import dev.cairn.auth.AdminCredential;
 import dev.cairn.log.StoredStatement;
 import dev.cairn.xapi.ActorWriter;
 import dev.cairn.xapi.Agent;

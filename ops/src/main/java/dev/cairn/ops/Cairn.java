@@ -1,5 +1,7 @@
 package dev.cairn.ops;
 
+import dev.cairn.auth.AdminCredential;
+import dev.cairn.auth.CredentialAuthenticator;
 import dev.cairn.http.BodyReceiver;
 import dev.cairn.http.CorsPolicy;
 import dev.cairn.http.CredentialCheck;

@@ -1,5 +1,7 @@
 package dev.cairn.ops;
 
+import dev.cairn.auth.AdminCredential;
+import dev.cairn.auth.CredentialAuthenticator;
 import dev.cairn.http.Scope;
 import dev.cairn.store.Credential;
 import dev.cairn.store.CredentialStore;

@@ -1,5 +1,7 @@
 package dev.cairn.ops;
 
+import dev.cairn.auth.AdminCredential;
+import dev.cairn.auth.CredentialAuthenticator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,6 @@
 package dev.cairn.ops;
 
+import dev.cairn.auth.AdminCredential;
 import static dev.cairn.ops.Statements.COMPLETED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

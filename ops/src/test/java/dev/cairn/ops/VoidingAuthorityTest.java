@@ -1,5 +1,6 @@
 package dev.cairn.ops;
 
+import dev.cairn.auth.CredentialAuthenticator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.cairn.store.CredentialStore;
