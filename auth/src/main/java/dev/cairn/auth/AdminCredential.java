@@ -19,14 +19,12 @@ public final class AdminCredential {
     /**
      * Makes sure the configured credential exists, or that some credential does.
      *
-     * @return KEY:SECRET of a credential created now, or null when none was created
+     * @return the credential created now, or null when none was created
      */
-    public static String ensure(CredentialStore store, String configured) {
+    public static KeyAndSecret ensure(CredentialStore store, KeyAndSecret configured) {
         if (configured != null) {
-            int colon = configured.indexOf(':');
-            String key = configured.substring(0, colon);
-            if (store.find(key).isEmpty()) {
-                create(store, key, configured.substring(colon + 1));
+            if (store.find(configured.key()).isEmpty()) {
+                create(store, configured.key(), configured.secret());
             }
             return null;
         }
@@ -41,7 +39,7 @@ public final class AdminCredential {
         String key = "cairn-" + HexFormat.of().formatHex(k);
         String s = HexFormat.of().formatHex(secret);
         create(store, key, s);
-        return key + ":" + s;
+        return new KeyAndSecret(key, s);
     }
 
     private static void create(CredentialStore store, String key, String secret) {

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
@@ -66,8 +67,8 @@ public final class HttpBench {
     }
 
     static Cairn start(String db, Path log, Path data, String ack) throws Exception {
-        Settings s = new Settings("127.0.0.1", 0, data, db, log, CREDENTIAL, ack, 16 << 20, 100, 1000, 4096,
-                Dataset.PROJECTOR_BATCH);
+        Settings s = Settings.parse(Map.of("port", "0", "data", data.toString(), "db", db, "log", log.toString(),
+                "admin-credential", CREDENTIAL, "ack", ack, "projector-batch", String.valueOf(Dataset.PROJECTOR_BATCH)));
         return Cairn.start(s, Clock.systemUTC());
     }
 

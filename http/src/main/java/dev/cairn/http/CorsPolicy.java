@@ -76,6 +76,14 @@ public final class CorsPolicy {
         return maxAgeSeconds;
     }
 
+    /** These origins with another time a browser may cache a preflight's answer. */
+    public CorsPolicy withMaxAge(long seconds) {
+        if (seconds < 0) {
+            throw new IllegalArgumentException("cors-max-age=" + seconds + " must not be negative");
+        }
+        return new CorsPolicy(anyOrigin, exact, wildcards, seconds);
+    }
+
     /** Whether content served from {@code origin} (the request's Origin header, as the browser sent it) may call. */
     public boolean allows(String origin) {
         if (anyOrigin) {

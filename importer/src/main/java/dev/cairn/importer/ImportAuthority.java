@@ -3,6 +3,7 @@ package dev.cairn.importer;
 import dev.cairn.http.Principal;
 import dev.cairn.store.CredentialStore;
 import dev.cairn.auth.AdminCredential;
+import dev.cairn.auth.KeyAndSecret;
 import dev.cairn.auth.CredentialAuthenticator;
 import dev.cairn.store.Database;
 import java.io.PrintWriter;
@@ -17,27 +18,26 @@ final class ImportAuthority {
     }
 
     /**
-     * @param credential      KEY:SECRET named for the import, or null
-     * @param adminCredential KEY:SECRET of the admin credential from configuration, or null
+     * @param credential      the credential named for the import, or null
+     * @param adminCredential the admin credential from configuration, or null
      * @param out             where a newly created credential is shown
      */
-    static Principal resolve(Database db, String credential, String adminCredential, PrintWriter out) {
+    static Principal resolve(Database db, KeyAndSecret credential, KeyAndSecret adminCredential, PrintWriter out) {
         CredentialStore store = new CredentialStore(db);
-        String created = AdminCredential.ensure(store, adminCredential); // as serve does on start
+        KeyAndSecret created = AdminCredential.ensure(store, adminCredential); // as serve does on start
         if (created != null) {
             out.println("Created the first credential (shown only this once; keep it):");
-            out.println("  " + created);
+            out.println("  " + created.key() + ":" + created.secret());
         }
-        String named = credential != null ? credential : adminCredential != null ? adminCredential : created;
+        KeyAndSecret named = credential != null ? credential : adminCredential != null ? adminCredential : created;
         if (named == null) {
             throw new IllegalArgumentException("the database has credentials: name the one whose authority the "
                     + "imported statements carry with --credential KEY:SECRET (or --admin-credential)");
         }
-        int colon = named.indexOf(':');
-        String key = named.substring(0, colon);
+        String key = named.key();
         Principal p;
         try (CredentialAuthenticator authenticator = new CredentialAuthenticator(store)) {
-            p = authenticator.verify(key, named.substring(colon + 1)).orElseThrow(() -> new IllegalArgumentException(
+            p = authenticator.verify(key, named.secret()).orElseThrow(() -> new IllegalArgumentException(
                     "credential " + key + " is not in the database " + db.url() + ", or its secret is wrong"));
         }
         if (!p.scopes().contains("all") && !p.scopes().contains("statements/write")) {

@@ -1,5 +1,6 @@
 package dev.cairn.importer;
 
+import dev.cairn.auth.KeyAndSecret;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
@@ -34,12 +35,12 @@ final class ImportHttpSink implements ImportSink {
 
     /**
      * @param endpoint   the xAPI base URL of the ingest, such as http://127.0.0.1:8080/xapi
-     * @param credential KEY:SECRET of a credential that may write statements; its authority is stamped
+     * @param credential a credential of a credential that may write statements; its authority is stamped
      */
-    ImportHttpSink(HttpClient client, URI endpoint, String credential, XapiVersion version) {
+    ImportHttpSink(HttpClient client, URI endpoint, KeyAndSecret credential, XapiVersion version) {
         this.client = client;
         this.statements = URI.create(endpoint.toString().replaceAll("/+$", "") + "/statements");
-        this.authorization = "Basic " + Base64.getEncoder().encodeToString(credential.getBytes(StandardCharsets.UTF_8));
+        this.authorization = credential.authorization();
         this.version = version;
     }
 

@@ -1,5 +1,7 @@
 package dev.cairn.importer;
 
+import dev.cairn.auth.KeyAndSecret;
+import dev.cairn.store.DatabaseUrl;
 import dev.cairn.xapi.XapiVersion;
 import java.net.URI;
 import java.nio.file.Files;
@@ -13,20 +15,20 @@ import java.util.List;
  *
  * @param files           files of statements (JSON arrays or NDJSON, gzip too); empty with {@code from}
  * @param from            another LRS's xAPI base URL to read, or null for files
- * @param readCredential  KEY:SECRET for reading {@code from}, or null for files
- * @param writeCredential KEY:SECRET whose authority the statements carry, or null for the admin credential
+ * @param readCredential  the credential for reading {@code from}, or null for files
+ * @param writeCredential the credential whose authority the statements carry, or null for the admin credential
  * @param target          the running ingest's xAPI base URL, used when it holds the log
  * @param batch           statements per appended batch
  * @param pageSize        statements per page read from {@code from}
  * @param threads         threads that parse and validate
  * @param version         the xAPI rules statements are validated against
  * @param log             this Cairn's log directory
- * @param db              this Cairn's database (JDBC URL)
- * @param adminCredential the configured admin credential (KEY:SECRET), or null
+ * @param db              this Cairn's database
+ * @param adminCredential the configured admin credential, or null
  */
-public record ImportJob(List<Path> files, URI from, String readCredential, String writeCredential, URI target,
-                        int batch, int pageSize, int threads, XapiVersion version, Path log, String db,
-                        String adminCredential) {
+public record ImportJob(List<Path> files, URI from, KeyAndSecret readCredential, KeyAndSecret writeCredential,
+                        URI target, int batch, int pageSize, int threads, XapiVersion version, Path log, DatabaseUrl db,
+                        KeyAndSecret adminCredential) {
     /** The most statements per batch: a batch must fit in one log entry. */
     public static final int MAX_BATCH = 10_000;
 

@@ -1,5 +1,6 @@
 package dev.cairn.importer;
 
+import dev.cairn.auth.KeyAndSecret;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
@@ -35,13 +36,13 @@ final class ImportRemote implements ImportSource {
 
     /**
      * @param endpoint   the other LRS's xAPI base URL, such as https://lrs.example.com/xapi
-     * @param credential KEY:SECRET with which to read its statements
+     * @param credential a credential with which to read its statements
      * @param pageSize   statements to ask for per page (the server may send fewer)
      */
-    ImportRemote(HttpClient client, URI endpoint, String credential, XapiVersion version, int pageSize) {
+    ImportRemote(HttpClient client, URI endpoint, KeyAndSecret credential, XapiVersion version, int pageSize) {
         this.client = client;
         this.endpoint = endpoint;
-        this.authorization = "Basic " + Base64.getEncoder().encodeToString(credential.getBytes(StandardCharsets.UTF_8));
+        this.authorization = credential.authorization();
         this.version = version;
         this.next = URI.create(endpoint.toString().replaceAll("/+$", "") + "/statements?ascending=true&format=exact&limit="
                 + pageSize);

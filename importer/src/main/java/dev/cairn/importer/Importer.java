@@ -1,10 +1,11 @@
 package dev.cairn.importer;
 
+import dev.cairn.auth.KeyAndSecret;
 import dev.cairn.http.Principal;
 import dev.cairn.log.EventLog;
 import dev.cairn.log.WriterLock;
 import dev.cairn.store.Database;
-import dev.cairn.store.Dialect;
+import dev.cairn.store.DatabaseUrl;
 import dev.cairn.store.StoreException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -159,7 +160,7 @@ public final class Importer {
         } catch (OverlappingFileLockException e) {
             lock = Optional.empty(); // the ingest runs in this very JVM (embedded, or a test)
         }
-        String writeCredential = job.writeCredential() != null ? job.writeCredential() : job.adminCredential();
+        KeyAndSecret writeCredential = job.writeCredential() != null ? job.writeCredential() : job.adminCredential();
         if (lock.isEmpty()) {
             if (writeCredential == null) {
                 throw new IllegalArgumentException("an ingest is appending to the log in " + job.log() + ", so the "
@@ -173,7 +174,7 @@ public final class Importer {
         try {
             checkDatabaseExists(job.db());
             log = EventLog.open(job.log());
-            db = Database.open(job.db());
+            db = Database.open(job.db().jdbc());
             Principal writer = ImportAuthority.resolve(db, job.writeCredential(), job.adminCredential(), out);
             return ImportRingSink.start(lock.get(), log, db, writer, job.version());
         } catch (RuntimeException e) {
@@ -189,21 +190,11 @@ public final class Importer {
     }
 
     /** An import adds to an existing LRS: a SQLite file that is not there is a wrong --data or --db, not a new one. */
-    private static void checkDatabaseExists(String url) {
-        if (Dialect.of(url) != Dialect.SQLITE) {
-            return; // PostgreSQL says itself when the database does not exist
-        }
-        String file = url.substring("jdbc:sqlite:".length());
-        int query = file.indexOf('?');
-        if (query >= 0) {
-            file = file.substring(0, query);
-        }
-        if (file.startsWith("file:")) {
-            file = file.substring("file:".length());
-        }
-        if (!file.isEmpty() && !file.equals(":memory:") && !Files.isRegularFile(Path.of(file))) {
+    private static void checkDatabaseExists(DatabaseUrl url) {
+        // PostgreSQL says itself when the database does not exist
+        url.sqliteFile().filter(file -> !Files.isRegularFile(file)).ifPresent(file -> {
             throw new IllegalArgumentException("there is no database at " + file + " (run cairn serve once to create "
                     + "it, or give --data or --db)");
-        }
+        });
     }
 }

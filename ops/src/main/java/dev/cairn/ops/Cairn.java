@@ -1,13 +1,39 @@
 package dev.cairn.ops;
 
+import static dev.cairn.ops.SettingTable.ACK;
+import static dev.cairn.ops.SettingTable.ADMIN_CREDENTIAL;
+import static dev.cairn.ops.SettingTable.BODY_TIMEOUT;
+import static dev.cairn.ops.SettingTable.CORS_MAX_AGE;
+import static dev.cairn.ops.SettingTable.CORS_ORIGINS;
+import static dev.cairn.ops.SettingTable.DATA;
+import static dev.cairn.ops.SettingTable.DB;
+import static dev.cairn.ops.SettingTable.DB_READERS;
+import static dev.cairn.ops.SettingTable.DEFAULT_LIMIT;
+import static dev.cairn.ops.SettingTable.DISK_RESERVE;
+import static dev.cairn.ops.SettingTable.HEADER_TIMEOUT;
+import static dev.cairn.ops.SettingTable.HOST;
+import static dev.cairn.ops.SettingTable.LOG_DIR;
+import static dev.cairn.ops.SettingTable.MAX_BODY;
+import static dev.cairn.ops.SettingTable.MAX_CONNECTIONS;
+import static dev.cairn.ops.SettingTable.MAX_LIMIT;
+import static dev.cairn.ops.SettingTable.MAX_PAGE_BYTES;
+import static dev.cairn.ops.SettingTable.MAX_UNAUTHENTICATED_BODY;
+import static dev.cairn.ops.SettingTable.PORT;
+import static dev.cairn.ops.SettingTable.PROJECTOR_BATCH;
+import static dev.cairn.ops.SettingTable.READY_LAG;
+import static dev.cairn.ops.SettingTable.RING_SIZE;
+import static dev.cairn.ops.SettingTable.VISIBLE_TIMEOUT;
+import static dev.cairn.ops.SettingTable.WRITE_TIMEOUT;
+import static dev.cairn.ops.SettingTable.XAPI_VERSION;
+
 import dev.cairn.auth.AdminCredential;
 import dev.cairn.auth.CredentialAuthenticator;
+import dev.cairn.auth.KeyAndSecret;
 import dev.cairn.http.BodyReceiver;
 import dev.cairn.http.CorsPolicy;
 import dev.cairn.http.CredentialCheck;
 import dev.cairn.http.HttpServer;
 import dev.cairn.http.UnauthenticatedBodies;
-import dev.cairn.ingest.AckMode;
 import dev.cairn.ingest.CommandSubmitter;
 import dev.cairn.ingest.DiskReserve;
 import dev.cairn.ingest.DocumentWriteHandler;
@@ -32,7 +58,6 @@ import dev.cairn.store.OwnerOnly;
 import dev.cairn.store.StatementReader;
 import dev.cairn.store.WatermarkTracker;
 import dev.cairn.xapi.DocumentKey;
-import dev.cairn.xapi.XapiVersion;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -73,8 +98,6 @@ public final class Cairn implements AutoCloseable {
      */
     private static final long PROJECTOR_LINGER_MILLIS = 20;
 
-    private static final String SQLITE_URL = "jdbc:sqlite:";
-
     private final Deque<AutoCloseable> parts = new ArrayDeque<>();
     private final int port;
     private final String credentialCreated;
@@ -82,20 +105,20 @@ public final class Cairn implements AutoCloseable {
     private Cairn(Settings s, Set<Role> roles, Clock clock) throws Exception {
         long started = System.nanoTime();
         try {
-            OwnerOnly.createDirectories(s.data());
-            OwnerOnly.createDirectories(s.log());
+            OwnerOnly.createDirectories(s.get(DATA));
+            OwnerOnly.createDirectories(s.get(LOG_DIR));
             if (roles.contains(Role.INGEST)) {
-                started(WriterLock.acquire(s.log()));
+                started(WriterLock.acquire(s.get(LOG_DIR)));
             }
             PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             new JvmMemoryMetrics().bindTo(metrics);
             new JvmGcMetrics().bindTo(metrics);
             new ProcessorMetrics().bindTo(metrics);
-            EventLog log = started(EventLog.open(s.log()));
+            EventLog log = started(EventLog.open(s.get(LOG_DIR)));
             if (roles.contains(Role.INGEST)) {
                 log.repairTornTail(); // here, not on the sequencer's thread: a log it cannot repair stops the start
             }
-            Database db = started(Database.open(s.db(), metrics));
+            Database db = started(Database.open(s.get(DB).jdbc(), metrics, s.get(DB_READERS)));
             DiskReserve reserve = diskReserve(s);
             WatermarkTracker tracker = new WatermarkTracker(db.watermark(), clock);
 
@@ -104,7 +127,7 @@ public final class Cairn implements AutoCloseable {
             if (roles.contains(Role.PROJECT)) {
                 // Alone, the projector cannot see the ingest process's writers wait, so it never lingers.
                 long linger = roles.contains(Role.INGEST) ? TimeUnit.MILLISECONDS.toNanos(PROJECTOR_LINGER_MILLIS) : 0;
-                ProjectorRunner projector = new ProjectorRunner(new Projector(log, db, tracker, s.projectorBatch()),
+                ProjectorRunner projector = new ProjectorRunner(new Projector(log, db, tracker, s.get(PROJECTOR_BATCH)),
                         linger);
                 projector.start();
                 started(projector);
@@ -119,17 +142,17 @@ public final class Cairn implements AutoCloseable {
             HttpApi.Writes writes = null;
             if (roles.contains(Role.INGEST)) {
                 IngestRing ring = new IngestRing(new Sequencer(log, new KnownState(db), clock, wakeProjector, metrics,
-                        reserve), s.ringSize());
+                        reserve), s.get(RING_SIZE));
                 started(ring);
                 Gauge.builder("cairn.ingest.ring.occupancy", ring, IngestRing::occupancy)
                         .description("Write commands waiting for the sequencer").register(metrics);
                 CommandSubmitter submitter = started(new CommandSubmitter(ring, tracker,
-                        AckMode.parse(s.ack()).orElseThrow(), log.maxEntryBytes(), s.visibleTimeoutMillis()));
+                        s.get(ACK), log.maxEntryBytes(), s.get(VISIBLE_TIMEOUT)));
                 Map<DocumentKey.Kind, HttpHandler> documentWrites = new EnumMap<>(DocumentKey.Kind.class);
                 for (DocumentKey.Kind kind : DocumentKey.Kind.values()) {
-                    documentWrites.put(kind, new DocumentWriteHandler(kind, submitter, s.maxBodyBytes()));
+                    documentWrites.put(kind, new DocumentWriteHandler(kind, submitter, s.get(MAX_BODY)));
                 }
-                writes = new HttpApi.Writes(new StatementWriteHandler(submitter, s.maxBodyBytes()), documentWrites);
+                writes = new HttpApi.Writes(new StatementWriteHandler(submitter, s.get(MAX_BODY)), documentWrites);
             }
             HttpApi.Reads reads = null;
             if (roles.contains(Role.QUERY)) {
@@ -139,46 +162,47 @@ public final class Cairn implements AutoCloseable {
                     documentReads.put(kind, new OnWorker(new DocumentReadHandler(kind, documents)));
                 }
                 reads = new HttpApi.Reads(new OnWorker(new StatementQueryHandler(new StatementReader(db), documents,
-                        s.defaultLimit(), s.maxLimit(), s.maxPageBytes())), documentReads, new OnWorker(new ActivitiesHandler(documents)),
+                        s.get(DEFAULT_LIMIT), s.get(MAX_LIMIT), s.get(MAX_PAGE_BYTES))), documentReads, new OnWorker(new ActivitiesHandler(documents)),
                         new OnWorker(new AgentsHandler(documents)));
             }
 
-            CorsPolicy cors = s.cors();
+            CorsPolicy cors = s.get(CORS_ORIGINS).withMaxAge(s.get(CORS_MAX_AGE));
             HttpApi.Operator operator = new HttpApi.Operator(metrics,
-                    new Health(log, tracker, s.readyLagMillis(), projectorRunning, metrics, reserve::shortfall));
+                    new Health(log, tracker, s.get(READY_LAG), projectorRunning, metrics, reserve::shortfall));
             HttpHandler root;
             if (writes != null || reads != null) {
-                credentialCreated = AdminCredential.ensure(new CredentialStore(db), s.adminCredential());
+                KeyAndSecret created = AdminCredential.ensure(new CredentialStore(db), s.get(ADMIN_CREDENTIAL));
+                credentialCreated = created == null ? null : created.key() + ":" + created.secret();
                 CredentialAuthenticator authenticator = started(new CredentialAuthenticator(new CredentialStore(db)));
                 CredentialCheck check = started(new CredentialCheck(authenticator, CredentialCheck.Limits.defaults(),
                         System::nanoTime));
                 Gauge.builder("cairn.auth.verifications.pending", check, CredentialCheck::pending)
                         .description("Secret verifications running or waiting for a thread").register(metrics);
-                UnauthenticatedBodies unauthenticated = new UnauthenticatedBodies(s.maxUnauthenticatedBodyBytes());
+                UnauthenticatedBodies unauthenticated = new UnauthenticatedBodies(s.get(MAX_UNAUTHENTICATED_BODY));
                 Gauge.builder("cairn.http.unauthenticated.body.bytes", unauthenticated, UnauthenticatedBodies::held)
                         .description("Body bytes held for requests not yet authenticated").register(metrics);
                 root = HttpApi.build(check,
-                        XapiVersion.fromHeader(s.xapiVersion()).orElseThrow(), tracker::consistentThroughMillis,
-                        s.maxBodyBytes(), unauthenticated, writes, reads, operator, cors, s.bodyTimeoutMillis());
+                        s.get(XAPI_VERSION), tracker::consistentThroughMillis,
+                        s.get(MAX_BODY), unauthenticated, writes, reads, operator, cors, s.get(BODY_TIMEOUT));
             } else {
                 credentialCreated = null;
-                root = HttpApi.operatorOnly(operator, XapiVersion.fromHeader(s.xapiVersion()).orElseThrow(), cors,
-                        s.bodyTimeoutMillis());
+                root = HttpApi.operatorOnly(operator, s.get(XAPI_VERSION), cors,
+                        s.get(BODY_TIMEOUT));
             }
             // Headers must arrive whole within header-timeout of their first byte (Undertow's parse timeout); a
             // connection idle between requests is closed after 60 s; bodies have body-timeout (BodyDeadlineHandler).
-            HttpServer server = started(HttpServer.start(s.host(), s.port(), root, OptionMap.builder()
-                    .set(UndertowOptions.MAX_ENTITY_SIZE, BodyReceiver.undertowCap(s.maxBodyBytes()))
+            HttpServer server = started(HttpServer.start(s.get(HOST), s.get(PORT), root, OptionMap.builder()
+                    .set(UndertowOptions.MAX_ENTITY_SIZE, BodyReceiver.undertowCap(s.get(MAX_BODY)))
                     .set(UndertowOptions.NO_REQUEST_TIMEOUT, 60_000)
-                    .set(UndertowOptions.REQUEST_PARSE_TIMEOUT, (int) s.headerTimeoutMillis())
+                    .set(UndertowOptions.REQUEST_PARSE_TIMEOUT, s.get(HEADER_TIMEOUT).intValue())
                     // Clients put braces, quotes, pipes and non-ASCII characters into query strings unencoded (a JSON
                     // agent in ?agent=, a browser's query string): decode them as UTF-8 as the client meant.
                     .set(UndertowOptions.ALLOW_UNESCAPED_CHARACTERS_IN_URL, true)
-                    .getMap(), s.maxConnections(), (int) s.writeTimeoutMillis(),
-                    HttpServer.malformedAnswer(s.xapiVersion(), cors)));
+                    .getMap(), s.get(MAX_CONNECTIONS), s.get(WRITE_TIMEOUT).intValue(),
+                    HttpServer.malformedAnswer(s.get(XAPI_VERSION).header(), cors)));
             port = server.port();
-            LOG.info("Cairn {} listening on http://{}:{} (database {}, log {}) after {} ms", roles, s.host(), port,
-                    s.db(), s.log(), (System.nanoTime() - started) / 1_000_000);
+            LOG.info("Cairn {} listening on http://{}:{} (database {}, log {}) after {} ms", roles, s.get(HOST), port,
+                    s.get(DB), s.get(LOG_DIR), (System.nanoTime() - started) / 1_000_000);
         } catch (Exception | Error e) {
             close();
             throw e;
@@ -192,7 +216,7 @@ public final class Cairn implements AutoCloseable {
 
     /** Starts the parts of {@code roles} only (separate processes share the log directory and the database). */
     public static Cairn start(Settings settings, Set<Role> roles, Clock clock) throws Exception {
-        return new Cairn(settings.validate(), roles, clock);
+        return new Cairn(settings, roles, clock);
     }
 
     private <T extends AutoCloseable> T started(T part) {
@@ -228,20 +252,8 @@ public final class Cairn implements AutoCloseable {
 
     /** The reserve on the log's disk and, for SQLite, the database's. */
     static DiskReserve diskReserve(Settings s) {
-        List<Path> paths = new ArrayList<>(List.of(s.log()));
-        if (s.db().startsWith(SQLITE_URL)) {
-            String file = s.db().substring(SQLITE_URL.length());
-            int params = file.indexOf('?');
-            paths.add(Path.of(params < 0 ? file : file.substring(0, params)).toAbsolutePath());
-        }
-        return new DiskReserve(paths, s.diskReserveBytes());
-    }
-
-    static Path defaultLog(Path data) {
-        return data.resolve("log");
-    }
-
-    static String defaultDb(Path data) {
-        return SQLITE_URL + data.resolve("cairn.db");
+        List<Path> paths = new ArrayList<>(List.of(s.get(LOG_DIR)));
+        s.get(DB).sqliteFile().ifPresent(paths::add);
+        return new DiskReserve(paths, s.get(DISK_RESERVE));
     }
 }

@@ -5,7 +5,7 @@ import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import picocli.CommandLine.IDefaultValueProvider;
@@ -13,9 +13,9 @@ import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
 /**
- * Where an option's value comes from when the command line does not give it, in this order: the environment
+ * Where a setting's value comes from when the command line does not give it, in this order: its environment
  * variable {@code CAIRN_NAME} (for {@code --name}), then {@code name=} in the configuration file, then the
- * option's built-in default.
+ * setting's default ({@link Settings#parse}).
  */
 final class ConfigDefaults implements IDefaultValueProvider {
     private final Map<String, String> environment;
@@ -43,10 +43,11 @@ final class ConfigDefaults implements IDefaultValueProvider {
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read the configuration file " + path + ": " + e.getMessage(), e);
             }
+            List<String> names = SettingTable.ALL.stream().map(Setting::name).toList();
             for (String name : file.stringPropertyNames()) {
-                if (!CommonOptionNames.ALL.contains(name)) {
+                if (!names.contains(name)) {
                     throw new IllegalArgumentException("configuration file " + path + ": '" + name
-                            + "' is not a setting; settings are " + String.join(", ", CommonOptionNames.ALL));
+                            + "' is not a setting; settings are " + String.join(", ", names));
                 }
             }
         }
@@ -55,14 +56,15 @@ final class ConfigDefaults implements IDefaultValueProvider {
 
     @Override
     public String defaultValue(ArgSpec arg) {
-        if (!(arg instanceof OptionSpec option) || !option.longestName().startsWith("--")) {
+        if (!(arg instanceof OptionSpec option)) {
             return null;
         }
-        String name = option.longestName().substring(2);
-        String env = environment.get("CAIRN_" + name.toUpperCase(Locale.ROOT).replace('-', '_'));
-        if (env != null) {
-            return env;
+        for (Setting<?> s : SettingTable.ALL) {
+            if (s.flag().equals(option.longestName())) {
+                String env = environment.get(s.variable());
+                return env != null ? env : file.getProperty(s.name());
+            }
         }
-        return file.getProperty(name);
+        return null; // a command's own option (import's --batch): only its flag gives it
     }
 }

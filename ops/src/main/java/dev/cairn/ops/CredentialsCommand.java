@@ -1,5 +1,7 @@
 package dev.cairn.ops;
 
+import static dev.cairn.ops.SettingTable.DB;
+
 import dev.cairn.auth.AdminCredential;
 import dev.cairn.auth.CredentialAuthenticator;
 import dev.cairn.http.Scope;
@@ -76,7 +78,7 @@ final class CredentialsCommand {
                 System.err.println("cairn credentials create: " + e.getMessage());
                 return 2;
             }
-            try (Database db = Database.open(options.settings().db())) {
+            try (Database db = Database.open(options.settings().get(DB).jdbc())) {
                 if (!new CredentialStore(db).insert(credential)) {
                     System.err.println("cairn credentials create: a credential with key '" + k + "' already exists");
                     return 1;
@@ -100,7 +102,7 @@ final class CredentialsCommand {
 
         @Override
         public Integer call() {
-            try (Database db = Database.open(options.settings().db())) {
+            try (Database db = Database.open(options.settings().get(DB).jdbc())) {
                 for (Credential c : new CredentialStore(db).list()) {
                     System.out.println(c.key() + "\t" + String.join(",", c.scopes()) + "\t"
                             + new String(c.authority(), StandardCharsets.UTF_8));
@@ -121,7 +123,7 @@ final class CredentialsCommand {
 
         @Override
         public Integer call() {
-            try (Database db = Database.open(options.settings().db())) {
+            try (Database db = Database.open(options.settings().get(DB).jdbc())) {
                 if (!new CredentialStore(db).delete(key)) {
                     System.err.println("cairn credentials revoke: no credential with key '" + key + "'");
                     return 1;

@@ -1,8 +1,15 @@
 package dev.cairn.ops;
 
+import static dev.cairn.ops.SettingTable.ADMIN_CREDENTIAL;
+import static dev.cairn.ops.SettingTable.DB;
+import static dev.cairn.ops.SettingTable.HOST;
+import static dev.cairn.ops.SettingTable.LOG_DIR;
+import static dev.cairn.ops.SettingTable.PORT;
+import static dev.cairn.ops.SettingTable.XAPI_VERSION;
+
+import dev.cairn.auth.KeyAndSecret;
 import dev.cairn.importer.ImportJob;
 import dev.cairn.importer.Importer;
-import dev.cairn.xapi.XapiVersion;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
@@ -75,16 +82,15 @@ final class ImportCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter err = spec.commandLine().getErr();
+        Settings s = options.settings();
         ImportJob job;
         try {
-            Settings s = options.settings().validate();
-            checkCredential("--target-credential", targetCredential);
-            checkCredential("--credential", credential);
-            job = new ImportJob(files, from, from != null ? credential : null,
-                    from != null ? targetCredential : credential,
-                    target != null ? target : URI.create("http://" + s.host() + ":" + s.port() + "/xapi"), batch,
-                    pageSize, threads != null ? threads : Runtime.getRuntime().availableProcessors(),
-                    XapiVersion.fromHeader(s.xapiVersion()).orElseThrow(), s.log(), s.db(), s.adminCredential());
+            KeyAndSecret write = credential("--target-credential", targetCredential);
+            KeyAndSecret given = credential("--credential", credential);
+            job = new ImportJob(files, from, from != null ? given : null, from != null ? write : given,
+                    target != null ? target : URI.create("http://" + s.get(HOST) + ":" + s.get(PORT) + "/xapi"),
+                    batch, pageSize, threads != null ? threads : Runtime.getRuntime().availableProcessors(),
+                    s.get(XAPI_VERSION), s.get(LOG_DIR), s.get(DB), s.get(ADMIN_CREDENTIAL));
         } catch (IllegalArgumentException e) {
             err.println("cairn import: " + e.getMessage());
             return Importer.BAD_JOB;
@@ -92,12 +98,7 @@ final class ImportCommand implements Callable<Integer> {
         return new Importer(job, spec.commandLine().getOut(), err).run();
     }
 
-    private static void checkCredential(String option, String value) {
-        if (value != null) {
-            int colon = value.indexOf(':');
-            if (colon < 1 || colon == value.length() - 1) {
-                throw new IllegalArgumentException(option + " must be KEY:SECRET with both parts non-empty");
-            }
-        }
+    private static KeyAndSecret credential(String option, String value) {
+        return value == null ? null : KeyAndSecret.parse(value, option);
     }
 }

@@ -1,5 +1,7 @@
 package dev.cairn.ops;
 
+import static dev.cairn.ops.SettingTable.LOG_DIR;
+
 import dev.cairn.log.EventLog;
 import dev.cairn.log.LogCheck;
 import dev.cairn.log.WriterLock;
@@ -30,26 +32,20 @@ final class LogCommand {
 
         @Override
         public Integer call() {
-            Settings s;
-            try {
-                s = options.settings().validate();
-            } catch (IllegalArgumentException e) {
-                System.err.println("cairn log check: " + e.getMessage());
-                return 2;
-            }
-            if (!Files.isDirectory(s.log())) {
-                System.err.println("cairn log check: there is no log at " + s.log());
+            Settings s = options.settings();
+            if (!Files.isDirectory(s.get(LOG_DIR))) {
+                System.err.println("cairn log check: there is no log at " + s.get(LOG_DIR));
                 return 1;
             }
             if (truncate) {
-                Optional<WriterLock> lock = WriterLock.tryAcquire(s.log());
+                Optional<WriterLock> lock = WriterLock.tryAcquire(s.get(LOG_DIR));
                 if (lock.isEmpty()) {
-                    System.err.println("cairn log check: another process is appending to the log in " + s.log()
+                    System.err.println("cairn log check: another process is appending to the log in " + s.get(LOG_DIR)
                             + "; stop it first");
                     return 1;
                 }
                 try (WriterLock held = lock.get()) {
-                    List<String> repaired = EventLog.truncateTornTail(s.log());
+                    List<String> repaired = EventLog.truncateTornTail(s.get(LOG_DIR));
                     repaired.forEach(System.out::println);
                     if (repaired.isEmpty()) {
                         System.out.println("no torn tail to truncate");
@@ -60,7 +56,7 @@ final class LogCommand {
                 }
             }
             LogCheck check;
-            try (EventLog log = EventLog.open(s.log())) {
+            try (EventLog log = EventLog.open(s.get(LOG_DIR))) {
                 check = log.check();
             }
             System.out.printf("%,d log entries, last index %s, last synced %s%s%n", check.entries(),

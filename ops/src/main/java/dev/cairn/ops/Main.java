@@ -32,7 +32,16 @@ public final class Main {
             return 2;
         }
         return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true).setDefaultValueProvider(defaults)
-                .execute(args);
+                .setExecutionExceptionHandler(Main::refuseSetting).execute(args);
+    }
+
+    /** A setting with a bad value stops any command, before it starts anything, with exit code 2. */
+    private static int refuseSetting(Exception e, CommandLine command, CommandLine.ParseResult parsed) throws Exception {
+        if (!(e instanceof Settings.Invalid)) {
+            throw e;
+        }
+        command.getErr().println(command.getCommandSpec().qualifiedName() + ": " + e.getMessage());
+        return 2;
     }
 
     static final class Version implements CommandLine.IVersionProvider {

@@ -1,5 +1,8 @@
 package dev.cairn.ops;
 
+import static dev.cairn.ops.SettingTable.DB;
+import static dev.cairn.ops.SettingTable.HOST;
+
 import java.time.Clock;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -14,13 +17,7 @@ final class ProcessRunner {
     }
 
     static int run(String command, CommonOptions options, Set<Role> roles) throws Exception {
-        Settings settings;
-        try {
-            settings = options.settings().validate();
-        } catch (IllegalArgumentException e) {
-            System.err.println("cairn " + command + ": " + e.getMessage());
-            return 2;
-        }
+        Settings settings = options.settings();
         Cairn cairn;
         try {
             cairn = Cairn.start(settings, roles, Clock.systemUTC());
@@ -33,11 +30,11 @@ final class ProcessRunner {
             System.out.println("  " + cairn.credentialCreated());
         }
         if (roles.contains(Role.INGEST) || roles.contains(Role.QUERY)) {
-            System.out.println("Cairn " + command + " is serving xAPI at http://" + settings.host() + ":" + cairn.port()
+            System.out.println("Cairn " + command + " is serving xAPI at http://" + settings.get(HOST) + ":" + cairn.port()
                     + "/xapi  (Ctrl-C stops it)");
         } else {
-            System.out.println("Cairn " + command + " is projecting into " + settings.db() + "; metrics and health at http://"
-                    + settings.host() + ":" + cairn.port() + "/metrics  (Ctrl-C stops it)");
+            System.out.println("Cairn " + command + " is projecting into " + settings.get(DB) + "; metrics and health at http://"
+                    + settings.get(HOST) + ":" + cairn.port() + "/metrics  (Ctrl-C stops it)");
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -1,5 +1,9 @@
 package dev.cairn.ops;
 
+import static dev.cairn.ops.SettingTable.DB;
+import static dev.cairn.ops.SettingTable.LOG_DIR;
+import static dev.cairn.ops.SettingTable.PROJECTOR_BATCH;
+
 import dev.cairn.log.BadLogEntryException;
 import dev.cairn.log.EventLog;
 import dev.cairn.projector.Projector;
@@ -29,20 +33,14 @@ final class ReplayCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Settings s;
-        try {
-            s = options.settings().validate();
-        } catch (IllegalArgumentException e) {
-            System.err.println("cairn replay: " + e.getMessage());
-            return 2;
-        }
-        if (!Files.isDirectory(s.log())) {
-            System.err.println("cairn replay: there is no log at " + s.log());
+        Settings s = options.settings();
+        if (!Files.isDirectory(s.get(LOG_DIR))) {
+            System.err.println("cairn replay: there is no log at " + s.get(LOG_DIR));
             return 1;
         }
-        try (EventLog log = EventLog.open(s.log()); ReplayTarget target = ReplayTarget.create(s.db())) {
+        try (EventLog log = EventLog.open(s.get(LOG_DIR)); ReplayTarget target = ReplayTarget.create(s.get(DB).jdbc())) {
             try (Database db = Database.open(target.url())) {
-                replay(log, db, s.projectorBatch(), new TerminalProgress());
+                replay(log, db, s.get(PROJECTOR_BATCH), new TerminalProgress());
             }
             target.swap();
         } catch (BadLogEntryException | StoreException e) {

@@ -2,6 +2,7 @@ package dev.cairn.ops;
 
 import dev.cairn.auth.AdminCredential;
 import dev.cairn.auth.CredentialAuthenticator;
+import dev.cairn.auth.KeyAndSecret;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -77,8 +78,8 @@ class AuthenticationEdgeTest {
         database = TestDatabase.create(dialect, dir);
         db = Database.open(database.url());
         CredentialStore store = new CredentialStore(db);
-        AdminCredential.ensure(store, KEY + ":" + SECRET);
-        AdminCredential.ensure(store, OTHER_KEY + ":" + OTHER_SECRET);
+        AdminCredential.ensure(store, new KeyAndSecret(KEY, SECRET));
+        AdminCredential.ensure(store, new KeyAndSecret(OTHER_KEY, OTHER_SECRET));
         authenticator = new CredentialAuthenticator(store, this::nanoTime, (secret, salt, iterations) -> {
             derivations.add(Thread.currentThread());
             CountDownLatch h = hold;

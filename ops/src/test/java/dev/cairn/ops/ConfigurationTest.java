@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.ingest.AckMode;
+import dev.cairn.store.DatabaseUrl;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -25,10 +27,10 @@ class ConfigurationTest {
     @Test
     void defaultsApplyWhenNothingIsGiven() {
         Settings s = settings(Map.of());
-        assertEquals(8080, s.port());
-        assertEquals("127.0.0.1", s.host());
-        assertEquals("visible", s.ack());
-        assertTrue(s.db().startsWith("jdbc:sqlite:") && s.db().endsWith("cairn.db"), s.db());
+        assertEquals(8080, s.get(SettingTable.PORT));
+        assertEquals("127.0.0.1", s.get(SettingTable.HOST));
+        assertEquals(AckMode.VISIBLE, s.get(SettingTable.ACK));
+        assertEquals(DatabaseUrl.sqlite(Path.of("data", "cairn.db").toAbsolutePath()), s.get(SettingTable.DB));
     }
 
     @Test
@@ -36,22 +38,22 @@ class ConfigurationTest {
         Path file = dir.resolve("cairn.properties");
         Files.writeString(file, "port=7001\nhost=0.0.0.0\nmax-limit=500\n");
         Settings fileOnly = settings(Map.of(), "--config", file.toString());
-        assertEquals(7001, fileOnly.port());
-        assertEquals(500, fileOnly.maxLimit());
+        assertEquals(7001, fileOnly.get(SettingTable.PORT));
+        assertEquals(500, fileOnly.get(SettingTable.MAX_LIMIT));
 
         Settings envOverFile = settings(Map.of("CAIRN_PORT", "7002"), "--config", file.toString());
-        assertEquals(7002, envOverFile.port());
-        assertEquals("0.0.0.0", envOverFile.host());
+        assertEquals(7002, envOverFile.get(SettingTable.PORT));
+        assertEquals("0.0.0.0", envOverFile.get(SettingTable.HOST));
 
         Settings flagOverAll = settings(Map.of("CAIRN_PORT", "7002"), "--config", file.toString(), "--port", "7003");
-        assertEquals(7003, flagOverAll.port());
+        assertEquals(7003, flagOverAll.get(SettingTable.PORT));
     }
 
     @Test
     void theFileCanBeNamedByTheEnvironment() throws Exception {
         Path file = dir.resolve("c.properties");
         Files.writeString(file, "ack=durable\n");
-        assertEquals("durable", settings(Map.of("CAIRN_CONFIG", file.toString())).ack());
+        assertEquals(AckMode.DURABLE, settings(Map.of("CAIRN_CONFIG", file.toString())).get(SettingTable.ACK));
     }
 
     @Test
@@ -67,7 +69,7 @@ class ConfigurationTest {
     @Test
     void invalidValuesAreRefusedOnceAtStartWithTheirName() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> settings(Map.of(), "--port", "70000").validate());
+                () -> settings(Map.of(), "--port", "70000"));
         assertEquals("port=70000 is out of range (0-65535)", e.getMessage());
         assertEquals(2, Main.run(Map.of(), "serve", "--ring-size", "1000", "--data", dir.toString()));
         assertEquals(2, Main.run(Map.of(), "serve", "--db", "jdbc:mysql://x", "--data", dir.toString()));
@@ -77,25 +79,25 @@ class ConfigurationTest {
     @Test
     void timeoutsAndTheConnectionCapHaveDefaultsAndComeFromFlagsEnvironmentOrFile() throws Exception {
         Settings d = settings(Map.of());
-        assertEquals(10_000, d.headerTimeoutMillis());
-        assertEquals(60_000, d.bodyTimeoutMillis());
-        assertEquals(1000, d.maxConnections());
+        assertEquals(10_000L, d.get(SettingTable.HEADER_TIMEOUT));
+        assertEquals(60_000L, d.get(SettingTable.BODY_TIMEOUT));
+        assertEquals(1000, d.get(SettingTable.MAX_CONNECTIONS));
         Path file = dir.resolve("limits.properties");
         Files.writeString(file, "max-connections=200\n");
         Settings s = settings(Map.of("CAIRN_BODY_TIMEOUT", "120000"), "--config", file.toString(),
                 "--header-timeout", "5000");
-        assertEquals(5000, s.headerTimeoutMillis());
-        assertEquals(120_000, s.bodyTimeoutMillis());
-        assertEquals(200, s.maxConnections());
+        assertEquals(5000L, s.get(SettingTable.HEADER_TIMEOUT));
+        assertEquals(120_000L, s.get(SettingTable.BODY_TIMEOUT));
+        assertEquals(200, s.get(SettingTable.MAX_CONNECTIONS));
     }
 
     @Test
     void aMaxBodyALogEntryCannotHoldAndNonPositiveLimitsAreRefusedAtStart() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> settings(Map.of(), "--max-body", "40000000").validate());
-        assertEquals("max-body=40000000 is out of range (1024-" + Settings.MAX_MAX_BODY
+                () -> settings(Map.of(), "--max-body", "40000000"));
+        assertEquals("max-body=40000000 is out of range (1024-" + SettingTable.MAX_MAX_BODY
                 + ": a write must fit in one log entry)", e.getMessage());
-        settings(Map.of(), "--max-body", String.valueOf(Settings.MAX_MAX_BODY)).validate();
+        settings(Map.of(), "--max-body", String.valueOf(SettingTable.MAX_MAX_BODY));
         assertEquals(2, Main.run(Map.of(), "serve", "--header-timeout", "0", "--data", dir.toString()));
         assertEquals(2, Main.run(Map.of(), "serve", "--body-timeout", "0", "--data", dir.toString()));
         assertEquals(2, Main.run(Map.of(), "serve", "--max-connections", "0", "--data", dir.toString()));
@@ -103,10 +105,10 @@ class ConfigurationTest {
 
     @Test
     void thePageByteBoundDefaultsTo16MiBAndIsChecked() {
-        assertEquals(16 << 20, settings(Map.of()).maxPageBytes());
-        assertEquals(65536, settings(Map.of("CAIRN_MAX_PAGE_BYTES", "65536")).maxPageBytes());
+        assertEquals(16L << 20, settings(Map.of()).get(SettingTable.MAX_PAGE_BYTES));
+        assertEquals(65536L, settings(Map.of("CAIRN_MAX_PAGE_BYTES", "65536")).get(SettingTable.MAX_PAGE_BYTES));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> settings(Map.of(), "--max-page-bytes", "100").validate());
+                () -> settings(Map.of(), "--max-page-bytes", "100"));
         assertEquals("max-page-bytes=100 is out of range (1024-1073741824)", e.getMessage());
     }
 

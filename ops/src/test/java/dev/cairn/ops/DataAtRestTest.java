@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.auth.KeyAndSecret;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
@@ -48,19 +49,19 @@ class DataAtRestTest {
         Path file = dir.resolve("admin.credential");
         Files.writeString(file, "admin:from-the-file-0123\n");
         Parsed flag = serve(Map.of(), "--admin-credential-file", file.toString());
-        assertEquals("admin:from-the-file-0123", flag.settings().adminCredential());
+        assertEquals(new KeyAndSecret("admin", "from-the-file-0123"), flag.settings().get(SettingTable.ADMIN_CREDENTIAL));
         assertEquals("", flag.stderr());
         Parsed env = serve(Map.of("CAIRN_ADMIN_CREDENTIAL_FILE", file.toString()));
-        assertEquals("admin:from-the-file-0123", env.settings().adminCredential());
+        assertEquals(new KeyAndSecret("admin", "from-the-file-0123"), env.settings().get(SettingTable.ADMIN_CREDENTIAL));
     }
 
     @Test
     void aSecretGivenAsAFlagIsWarnedAboutAndOneFromTheEnvironmentIsNot() {
         Parsed flag = serve(Map.of(), "--admin-credential", "admin:on-the-command-line");
-        assertEquals("admin:on-the-command-line", flag.settings().adminCredential());
+        assertEquals(new KeyAndSecret("admin", "on-the-command-line"), flag.settings().get(SettingTable.ADMIN_CREDENTIAL));
         assertTrue(flag.stderr().contains("warning: --admin-credential shows the secret"), flag.stderr());
         Parsed env = serve(Map.of("CAIRN_ADMIN_CREDENTIAL", "admin:in-the-environment"));
-        assertEquals("admin:in-the-environment", env.settings().adminCredential());
+        assertEquals(new KeyAndSecret("admin", "in-the-environment"), env.settings().get(SettingTable.ADMIN_CREDENTIAL));
         assertEquals("", env.stderr());
     }
 
@@ -78,8 +79,7 @@ class DataAtRestTest {
     @Test
     void aFreshStartLeavesTheDataDirectoryAndItsFilesToTheOwnerAlone() throws Exception {
         Path data = dir.resolve("fresh/data");
-        Settings s = new Settings("127.0.0.1", 0, data, Cairn.defaultDb(data), Cairn.defaultLog(data),
-                TestLrs.KEY + ":" + TestLrs.SECRET, "visible", TestLrs.MAX_BODY, 100, 1000, 1024, 5000);
+        Settings s = TestLrs.settings(data, null);
         try (Cairn cairn = Cairn.start(s, Clock.systemUTC())) {
             HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
                     "http://127.0.0.1:" + cairn.port() + "/xapi/statements")).header("X-Experience-API-Version", "1.0.3")

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -171,13 +172,8 @@ class DatabaseOutageTest {
 
     @Test
     void aRestartOfTheDatabaseUnderLoadLeavesEveryAcknowledgedStatementReadableWithoutRestartingCairn() throws Exception {
-        Settings settings = new Settings("127.0.0.1", 0, data, server.url(), Cairn.defaultLog(data),
-                TestLrs.KEY + ":" + TestLrs.SECRET, "visible", TestLrs.MAX_BODY, 100, 1000, 1024, 5000,
-                READY_LAG_MILLIS, "2.0.0", Settings.DEFAULT_CORS_ORIGINS, Settings.DEFAULT_CORS_MAX_AGE_SECONDS,
-                Settings.DEFAULT_HEADER_TIMEOUT_MILLIS, Settings.DEFAULT_BODY_TIMEOUT_MILLIS,
-                Settings.DEFAULT_MAX_CONNECTIONS, VISIBLE_TIMEOUT_MILLIS, Settings.DEFAULT_MAX_PAGE_BYTES,
-                Settings.UNAUTHENTICATED_BODIES * TestLrs.MAX_BODY, Settings.DEFAULT_DISK_RESERVE_BYTES,
-                Settings.DEFAULT_WRITE_TIMEOUT_MILLIS);
+        Settings settings = TestLrs.settings(data, server.url()).with(Map.of("ready-lag",
+                String.valueOf(READY_LAG_MILLIS), "visible-timeout", String.valueOf(VISIBLE_TIMEOUT_MILLIS)));
         Cairn cairn = Cairn.start(settings, Clock.systemUTC());
         started.add(cairn);
         int port = cairn.port();

@@ -86,7 +86,7 @@ class FullDiskTest {
         Files.write(ballast, new byte[120 << 20]); // freed later: room for the replay to build a second database
         Set<String> acknowledged = ConcurrentHashMap.newKeySet();
         Map<Integer, Integer> statuses = new ConcurrentHashMap<>();
-        Settings settings = TestLrs.settings(fs.dir(), database.url()).withDiskReserve(RESERVE);
+        Settings settings = TestLrs.settings(fs.dir(), database.url()).with(Map.of("disk-reserve", String.valueOf(RESERVE)));
         try (TestLrs lrs = new TestLrs(settings)) {
             String body = batch(100);
             ExecutorService writers = Executors.newFixedThreadPool(WRITERS);

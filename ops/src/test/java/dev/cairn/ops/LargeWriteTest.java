@@ -9,6 +9,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
@@ -37,8 +38,8 @@ class LargeWriteTest {
     @BeforeEach
     void start() throws Exception {
         database = TestDatabase.create(dialect, data);
-        lrs = new TestLrs(TestLrs.settings(data, database.url(), MAX_BODY, Settings.DEFAULT_HEADER_TIMEOUT_MILLIS,
-                Settings.DEFAULT_BODY_TIMEOUT_MILLIS, Settings.DEFAULT_MAX_CONNECTIONS));
+        lrs = new TestLrs(TestLrs.settings(data, database.url()).with(Map.of("max-body",
+                String.valueOf(MAX_BODY))));
     }
 
     @AfterEach

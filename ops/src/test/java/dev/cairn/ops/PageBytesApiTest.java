@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,12 +28,7 @@ class PageBytesApiTest extends LrsOnEachDatabase {
     void restartWithASmallPageBound() throws Exception {
         lrs.close();
         Settings d = TestLrs.settings(data, database.url());
-        lrs = new TestLrs(new Settings(d.host(), d.port(), d.data(), d.db(), d.log(),
-                d.adminCredential(), d.ack(), d.maxBodyBytes(), d.defaultLimit(), d.maxLimit(), d.ringSize(),
-                d.projectorBatch(), d.readyLagMillis(), d.xapiVersion(), d.corsOrigins(), d.corsMaxAgeSeconds(),
-                d.headerTimeoutMillis(), d.bodyTimeoutMillis(), d.maxConnections(), d.visibleTimeoutMillis(),
-                MAX_PAGE_BYTES, d.maxUnauthenticatedBodyBytes(),
-                d.diskReserveBytes(), d.writeTimeoutMillis()));
+        lrs = new TestLrs(d.with(Map.of("max-page-bytes", String.valueOf(MAX_PAGE_BYTES))));
     }
 
     /** Every page of {@code query} (following more links): the response bodies. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -32,7 +33,7 @@ class RequestFramingTest {
 
     @BeforeEach
     void start() throws Exception {
-        lrs = new TestLrs(TestLrs.settings(data, Cairn.defaultDb(data), MAX_BODY, 10_000, 60_000, 1000));
+        lrs = new TestLrs(TestLrs.settings(data, null).with(Map.of("max-body", String.valueOf(MAX_BODY))));
     }
 
     @AfterEach

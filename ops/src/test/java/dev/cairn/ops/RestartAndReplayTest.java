@@ -150,7 +150,7 @@ class RestartAndReplayTest {
         try (Database db = Database.open(database.url())) {
             live = ProjectionChecksum.of(db);
         }
-        zeroBody(Cairn.defaultLog(data), 4);
+        zeroBody(data.resolve("log"), 4);
         assertEquals(1, Main.run("replay", "--data", data.toString(), "--db", database.url()));
         try (Database db = Database.open(database.url())) {
             assertEquals(live, ProjectionChecksum.of(db));

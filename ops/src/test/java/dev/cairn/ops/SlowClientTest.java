@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -33,8 +34,9 @@ class SlowClientTest {
     Path data;
 
     private TestLrs start(int maxConnections) throws Exception {
-        return new TestLrs(TestLrs.settings(data, Cairn.defaultDb(data), TestLrs.MAX_BODY, HEADER_TIMEOUT, BODY_TIMEOUT,
-                maxConnections));
+        return new TestLrs(TestLrs.settings(data, null).with(Map.of("header-timeout",
+                String.valueOf(HEADER_TIMEOUT), "body-timeout", String.valueOf(BODY_TIMEOUT), "max-connections",
+                String.valueOf(maxConnections))));
     }
 
     private static String post(String framing) {

@@ -9,6 +9,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import dev.cairn.xapi.XapiVersion;
 import java.time.Clock;
 import java.util.Base64;
@@ -27,43 +29,37 @@ final class TestLrs implements AutoCloseable {
     final HttpClient http = HttpClient.newHttpClient();
 
     TestLrs(Path data, String db) throws Exception {
-        this(data, db, Settings.DEFAULT_CORS_ORIGINS);
+        this(data, db, "*");
     }
 
     /** @param db the JDBC URL, or null for the default SQLite database in {@code data} */
     TestLrs(Path data, String db, String corsOrigins) throws Exception {
-        this(settings(data, db != null ? db : Cairn.defaultDb(data), corsOrigins));
+        this(settings(data, db, corsOrigins));
     }
 
     TestLrs(Settings settings) throws Exception {
-        this.data = settings.data();
-        this.db = settings.db();
+        this.data = settings.get(SettingTable.DATA);
+        this.db = settings.get(SettingTable.DB).jdbc();
         this.cairn = Cairn.start(settings, Clock.systemUTC());
     }
 
-    /** The test settings with another body limit, header and body timeouts and connection cap. */
-    static Settings settings(Path data, String db, long maxBody, long headerTimeoutMillis, long bodyTimeoutMillis,
-                             int maxConnections) {
-        Settings s = settings(data, db);
-        return new Settings(s.host(), s.port(), s.data(), s.db(), s.log(), s.adminCredential(), s.ack(), maxBody,
-                s.defaultLimit(), s.maxLimit(), s.ringSize(), s.projectorBatch(), s.readyLagMillis(), s.xapiVersion(),
-                s.corsOrigins(), s.corsMaxAgeSeconds(), headerTimeoutMillis, bodyTimeoutMillis, maxConnections,
-                s.visibleTimeoutMillis(), s.maxPageBytes(), Settings.UNAUTHENTICATED_BODIES * maxBody,
-                s.diskReserveBytes(), s.writeTimeoutMillis());
-    }
-
+    /**
+     * The settings tests start Cairn with: port 0, the test credential, a 4 MiB body limit, a small ring.
+     *
+     * @param db the JDBC URL, or null for the default SQLite database in {@code data}
+     */
     static Settings settings(Path data, String db) {
-        return settings(data, db, Settings.DEFAULT_CORS_ORIGINS);
+        return settings(data, db, "*");
     }
 
     static Settings settings(Path data, String db, String corsOrigins) {
-        return new Settings("127.0.0.1", 0, data, db, Cairn.defaultLog(data), KEY + ":" + SECRET,
-                "visible", MAX_BODY, 100, 1000, 1024, 5000, Settings.DEFAULT_READY_LAG_MILLIS,
-                XapiVersion.V2_0_0.header(), corsOrigins, Settings.DEFAULT_CORS_MAX_AGE_SECONDS,
-                Settings.DEFAULT_HEADER_TIMEOUT_MILLIS, Settings.DEFAULT_BODY_TIMEOUT_MILLIS, Settings.DEFAULT_MAX_CONNECTIONS,
-                Settings.DEFAULT_VISIBLE_TIMEOUT_MILLIS, Settings.DEFAULT_MAX_PAGE_BYTES,
-                Settings.UNAUTHENTICATED_BODIES * MAX_BODY, Settings.DEFAULT_DISK_RESERVE_BYTES,
-                Settings.DEFAULT_WRITE_TIMEOUT_MILLIS);
+        Map<String, String> given = new HashMap<>(Map.of("data", data.toString(), "port", "0", "admin-credential",
+                KEY + ":" + SECRET, "max-body", String.valueOf(MAX_BODY), "ring-size", "1024", "projector-batch",
+                "5000", "cors-origins", corsOrigins));
+        if (db != null) {
+            given.put("db", db);
+        }
+        return Settings.parse(given);
     }
 
     /** Runs {@code cairn credentials ARGS} on this LRS's data and database, asserts it succeeds, returns its output. */

@@ -24,6 +24,8 @@ public final class Database implements AutoCloseable {
     private static final long CONNECTION_TIMEOUT_MILLIS = 3_000;
     private static final long VALIDATION_TIMEOUT_MILLIS = 1_000;
     private static final long KEEPALIVE_MILLIS = 30_000;
+    /** Reading connections when the caller names no number: what tools and tests need. */
+    public static final int DEFAULT_READERS = 8;
 
     private final String url;
     private final Dialect dialect;
@@ -42,6 +44,14 @@ public final class Database implements AutoCloseable {
 
     /** As {@link #open(String)}, with the reader pool's metrics (connections, waits) recorded in {@code metrics}. */
     public static Database open(String jdbcUrl, MeterRegistry metrics) {
+        return open(jdbcUrl, metrics, DEFAULT_READERS);
+    }
+
+    /**
+     * As {@link #open(String, MeterRegistry)}, with at most {@code readers} connections for reading (queries, the
+     * sequencer's checks, credentials); the projector writes on a connection of its own.
+     */
+    public static Database open(String jdbcUrl, MeterRegistry metrics, int readers) {
         Dialect dialect = Dialect.of(jdbcUrl);
         createSqliteFile(jdbcUrl);
         try (Connection c = DriverManager.getConnection(jdbcUrl)) {
@@ -53,7 +63,7 @@ public final class Database implements AutoCloseable {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(jdbcUrl);
         config.setPoolName("cairn-readers");
-        config.setMaximumPoolSize(8);
+        config.setMaximumPoolSize(readers);
         config.setMinimumIdle(1);
         // While the database is down a borrower fails after this wait instead of Hikari's 30 s: the sequencer's
         // checks borrow on the ring's one thread. A connection idle for more than half a second is validated before
