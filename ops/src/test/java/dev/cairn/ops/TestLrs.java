@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import dev.cairn.xapi.XapiVersion;
 import java.time.Clock;
 import java.util.Base64;
 
