@@ -9,7 +9,6 @@ import dev.cairn.xapi.XapiVersion;
 import java.nio.charset.StandardCharsets;
 import java.util.Deque;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -38,26 +37,10 @@ public record DocumentParams(DocumentKey key, boolean hasId, Long sinceMillis) {
             case ACTIVITY_PROFILE -> List.of("activityId", "profileId", "since");
             case AGENT_PROFILE -> List.of("agent", "profileId", "since");
         };
-        for (Map.Entry<String, Deque<String>> p : params.entrySet()) {
-            String name = p.getKey();
-            if (!known.contains(name)) {
-                for (String k : known) {
-                    if (k.toLowerCase(Locale.ROOT).equals(name.toLowerCase(Locale.ROOT))) {
-                        throw new XapiException("parameter " + name, "parameter.case", "parameter '" + name
-                                + "' must be spelled '" + k + "' (parameter names are case-sensitive)");
-                    }
-                }
-                throw new XapiException("parameter " + name, "parameter.unknown", "'" + name
-                        + "' is not a parameter of this resource; it takes " + String.join(", ", known));
-            }
-            if (p.getValue().size() > 1) {
-                throw new XapiException("parameter " + name, "parameter.repeated", "parameter '" + name
-                        + "' is given more than once");
-            }
-        }
+        QueryParameters.check(params, known, "this resource");
         String activityId = "";
         if (kind != DocumentKey.Kind.AGENT_PROFILE) {
-            activityId = required(params, "activityId");
+            activityId = QueryParameters.required(params, "activityId");
             if (!Values.isIri(activityId)) {
                 throw new XapiException("parameter activityId", "parameter.invalid",
                         "activityId must be an absolute IRI; got '" + activityId + "'");
@@ -65,7 +48,7 @@ public record DocumentParams(DocumentKey key, boolean hasId, Long sinceMillis) {
         }
         String agent = "";
         if (kind != DocumentKey.Kind.ACTIVITY_PROFILE) {
-            Actor actor = StatementParser.parseActor(required(params, "agent").getBytes(StandardCharsets.UTF_8),
+            Actor actor = StatementParser.parseActor(QueryParameters.required(params, "agent").getBytes(StandardCharsets.UTF_8),
                     version, "parameter agent");
             if (actor.ifi() == null) {
                 throw new XapiException("parameter agent", "parameter.invalid",
@@ -73,16 +56,16 @@ public record DocumentParams(DocumentKey key, boolean hasId, Long sinceMillis) {
             }
             agent = actor.ifi().key();
         }
-        String registration = one(params, "registration");
+        String registration = QueryParameters.one(params, "registration");
         if (registration != null) {
             registration = Values.uuid(registration, "parameter registration").toString();
         }
-        String id = one(params, idName);
+        String id = QueryParameters.one(params, idName);
         if (id == null && idRequired) {
             throw new XapiException("parameter " + idName, "parameter.missing", "this request needs the " + idName
                     + " parameter");
         }
-        String since = one(params, "since");
+        String since = QueryParameters.one(params, "since");
         Long sinceMillis = null;
         if (since != null) {
             if (!read || id != null) {
@@ -98,19 +81,5 @@ public record DocumentParams(DocumentKey key, boolean hasId, Long sinceMillis) {
         DocumentKey key = new DocumentKey(kind, activityId, agent, registration == null ? "" : registration,
                 id == null ? "" : id);
         return new DocumentParams(key, id != null, sinceMillis);
-    }
-
-    private static String one(Map<String, Deque<String>> params, String name) {
-        Deque<String> v = params.get(name);
-        return v == null ? null : v.getFirst();
-    }
-
-    private static String required(Map<String, Deque<String>> params, String name) {
-        String v = one(params, name);
-        if (v == null) {
-            throw new XapiException("parameter " + name, "parameter.missing", "this request needs the " + name
-                    + " parameter");
-        }
-        return v;
     }
 }

@@ -1,6 +1,7 @@
 package dev.cairn.query;
 
 import dev.cairn.http.Exchanges;
+import dev.cairn.http.QueryParameters;
 import dev.cairn.http.Responses;
 import dev.cairn.store.DocumentReader;
 import dev.cairn.xapi.Actor;
@@ -17,6 +18,8 @@ import java.util.List;
  * statements gave it. Cairn does not link different identifiers to one person, so each list has one IFI.
  */
 public final class AgentsHandler implements HttpHandler {
+    private static final List<String> AGENT = List.of("agent");
+
     private final DocumentReader reader;
 
     public AgentsHandler(DocumentReader reader) {
@@ -26,7 +29,8 @@ public final class AgentsHandler implements HttpHandler {
     /** Runs on a worker thread under {@link OnWorker}, which answers a bad parameter with 400. */
     @Override
     public void handleRequest(HttpServerExchange exchange) {
-        String json = ActivitiesHandler.onlyParameter(exchange.getQueryParameters(), "agent");
+        QueryParameters.check(exchange.getQueryParameters(), AGENT, "GET /agents");
+        String json = QueryParameters.required(exchange.getQueryParameters(), "agent");
         Actor agent = StatementParser.parseActor(json.getBytes(StandardCharsets.UTF_8), Exchanges.version(exchange),
                 "parameter agent");
         if (agent.ifi() == null) {

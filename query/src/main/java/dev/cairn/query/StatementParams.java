@@ -1,5 +1,6 @@
 package dev.cairn.query;
 
+import dev.cairn.http.QueryParameters;
 import dev.cairn.store.KeyFilter;
 import dev.cairn.store.StatementQuery;
 import dev.cairn.xapi.Actor;
@@ -12,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -38,7 +38,7 @@ public record StatementParams(UUID statementId, UUID voidedStatementId, Statemen
         }
         return new StatementParams(statementId, voidedStatementId, q, format, attachments, authorityKey);
     }
-    static final Set<String> KNOWN = Set.of("statementId", "voidedStatementId", "agent", "verb", "activity",
+    private static final List<String> KNOWN = List.of("statementId", "voidedStatementId", "agent", "verb", "activity",
             "registration", "related_activities", "related_agents", "since", "until", "limit", "format",
             "attachments", "ascending");
     private static final Set<String> FORMATS = Set.of("exact", "ids", "canonical");
@@ -49,26 +49,10 @@ public record StatementParams(UUID statementId, UUID voidedStatementId, Statemen
      */
     public static StatementParams parse(Map<String, Deque<String>> params, XapiVersion version, int defaultLimit,
                                         int maxLimit, long cursor) {
-        for (String name : params.keySet()) {
-            if (!KNOWN.contains(name)) {
-                String lower = name.toLowerCase(Locale.ROOT);
-                for (String known : KNOWN) {
-                    if (known.toLowerCase(Locale.ROOT).equals(lower)) {
-                        throw new XapiException("parameter " + name, "parameter.case", "parameter '" + name
-                                + "' must be spelled '" + known + "' (parameter names are case-sensitive)");
-                    }
-                }
-                throw new XapiException("parameter " + name, "parameter.unknown",
-                        "'" + name + "' is not a parameter of GET /statements");
-            }
-            if (params.get(name).size() > 1) {
-                throw new XapiException("parameter " + name, "parameter.repeated", "parameter '" + name
-                        + "' is given more than once");
-            }
-        }
+        QueryParameters.check(params, KNOWN, "GET /statements");
         UUID statementId = uuid(params, "statementId");
         UUID voidedId = uuid(params, "voidedStatementId");
-        String format = one(params, "format");
+        String format = QueryParameters.one(params, "format");
         if (format == null) {
             format = "exact";
         } else if (!FORMATS.contains(format)) {
@@ -91,15 +75,15 @@ public record StatementParams(UUID statementId, UUID voidedStatementId, Statemen
             return new StatementParams(statementId, voidedId, null, format, attachments, null);
         }
         List<KeyFilter> filters = new ArrayList<>();
-        String verb = one(params, "verb");
+        String verb = QueryParameters.one(params, "verb");
         if (verb != null) {
             filters.add(new KeyFilter(FilterKey.verb(iri(verb, "verb")), false));
         }
-        String registration = one(params, "registration");
+        String registration = QueryParameters.one(params, "registration");
         if (registration != null) {
             filters.add(new KeyFilter(FilterKey.registration(Values.uuid(registration, "parameter registration").toString()), false));
         }
-        String agent = one(params, "agent");
+        String agent = QueryParameters.one(params, "agent");
         boolean relatedAgents = bool(params, "related_agents");
         if (agent != null) {
             Actor actor = StatementParser.parseActor(agent.getBytes(StandardCharsets.UTF_8), version, "parameter agent");
@@ -109,7 +93,7 @@ public record StatementParams(UUID statementId, UUID voidedStatementId, Statemen
             }
             filters.add(new KeyFilter(FilterKey.agent(actor.ifi()), !relatedAgents));
         }
-        String activity = one(params, "activity");
+        String activity = QueryParameters.one(params, "activity");
         boolean relatedActivities = bool(params, "related_activities");
         if (activity != null) {
             filters.add(new KeyFilter(FilterKey.activity(iri(activity, "activity")), !relatedActivities));
@@ -117,7 +101,7 @@ public record StatementParams(UUID statementId, UUID voidedStatementId, Statemen
         Long since = timestamp(params, "since", version);
         Long until = timestamp(params, "until", version);
         int limit = defaultLimit;
-        String limitText = one(params, "limit");
+        String limitText = QueryParameters.one(params, "limit");
         if (limitText != null) {
             long asked = Values.nonNegativeInteger(limitText);
             if (asked < 0) {
@@ -132,18 +116,13 @@ public record StatementParams(UUID statementId, UUID voidedStatementId, Statemen
                 format, attachments, null);
     }
 
-    private static String one(Map<String, Deque<String>> params, String name) {
-        Deque<String> v = params.get(name);
-        return v == null ? null : v.getFirst();
-    }
-
     private static UUID uuid(Map<String, Deque<String>> params, String name) {
-        String v = one(params, name);
+        String v = QueryParameters.one(params, name);
         return v == null ? null : Values.uuid(v, "parameter " + name);
     }
 
     private static boolean bool(Map<String, Deque<String>> params, String name) {
-        String v = one(params, name);
+        String v = QueryParameters.one(params, name);
         if (v == null || v.equals("false")) {
             return false;
         }
@@ -161,7 +140,7 @@ public record StatementParams(UUID statementId, UUID voidedStatementId, Statemen
     }
 
     private static Long timestamp(Map<String, Deque<String>> params, String name, XapiVersion version) {
-        String v = one(params, name);
+        String v = QueryParameters.one(params, name);
         if (v == null) {
             return null;
         }

@@ -1,0 +1,58 @@
+package dev.cairn.http;
+
+import dev.cairn.xapi.XapiException;
+import java.util.Deque;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The one check of a request's query parameters, for every resource: each name is one the resource takes, spelled
+ * as the spec spells it (names are case-sensitive, so a case variant is named as such), and given at most once
+ * (Comm 2.1.3 and the document resources alike). Anything else is a 400 naming the parameter.
+ */
+public final class QueryParameters {
+    private QueryParameters() {
+    }
+
+    /**
+     * @param known    the parameters {@code resource} takes, in the order its refusal lists them
+     * @param resource the resource as a refusal names it ("GET /statements", "this resource")
+     */
+    public static void check(Map<String, Deque<String>> params, List<String> known, String resource) {
+        for (Map.Entry<String, Deque<String>> p : params.entrySet()) {
+            String name = p.getKey();
+            if (!known.contains(name)) {
+                String lower = name.toLowerCase(Locale.ROOT);
+                for (String k : known) {
+                    if (k.toLowerCase(Locale.ROOT).equals(lower)) {
+                        throw new XapiException("parameter " + name, "parameter.case", "parameter '" + name
+                                + "' must be spelled '" + k + "' (parameter names are case-sensitive)");
+                    }
+                }
+                throw new XapiException("parameter " + name, "parameter.unknown", "'" + name + "' is not a parameter of "
+                        + resource + (known.isEmpty() ? ", which takes none" : "; it takes " + String.join(", ", known)));
+            }
+            if (p.getValue().size() > 1) {
+                throw new XapiException("parameter " + name, "parameter.repeated", "parameter '" + name
+                        + "' is given more than once");
+            }
+        }
+    }
+
+    /** The value of a parameter that {@link #check} let through, or null when it is absent. */
+    public static String one(Map<String, Deque<String>> params, String name) {
+        Deque<String> v = params.get(name);
+        return v == null ? null : v.getFirst();
+    }
+
+    /** The value of a parameter the request must send. */
+    public static String required(Map<String, Deque<String>> params, String name) {
+        String v = one(params, name);
+        if (v == null) {
+            throw new XapiException("parameter " + name, "parameter.missing", "this request needs the " + name
+                    + " parameter");
+        }
+        return v;
+    }
+}
