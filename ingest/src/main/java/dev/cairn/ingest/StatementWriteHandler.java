@@ -173,7 +173,8 @@ public final class StatementWriteHandler implements HttpHandler {
         }
     }
 
-    private static void checkIds(List<ParsedStatement> statements, UUID putId) {
+    /** Refuses a PUT whose statement has another id than statementId, and a batch that repeats an id. */
+    static void checkIds(List<ParsedStatement> statements, UUID putId) {
         if (putId != null) {
             UUID bodyId = statements.get(0).statement().id();
             if (bodyId != null && !bodyId.equals(putId)) {

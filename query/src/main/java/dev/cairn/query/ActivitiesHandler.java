@@ -25,7 +25,7 @@ public final class ActivitiesHandler implements HttpHandler {
         this.reader = reader;
     }
 
-    /** Runs on a worker thread under {@link OnWorker}, which answers a bad parameter with 400. */
+    /** Runs on a worker thread under {@link OnWorker}; the error policy answers what it throws. */
     @Override
     public void handleRequest(HttpServerExchange exchange) {
         QueryParameters.check(exchange.getQueryParameters(), ACTIVITY_ID, "GET /activities");

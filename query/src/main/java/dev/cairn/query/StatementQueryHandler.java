@@ -56,7 +56,7 @@ public final class StatementQueryHandler implements HttpHandler {
         this.maxPageBytes = maxPageBytes;
     }
 
-    /** Runs on a worker thread under {@link OnWorker}, which answers a bad parameter with 400. */
+    /** Runs on a worker thread under {@link OnWorker}; the error policy answers what it throws. */
     @Override
     public void handleRequest(HttpServerExchange exchange) {
         Map<String, Deque<String>> params;
