@@ -1,12 +1,9 @@
 package dev.cairn.http;
 
-import dev.cairn.xapi.Actor;
 import dev.cairn.xapi.DocumentKey;
-import dev.cairn.xapi.StatementParser;
 import dev.cairn.xapi.Values;
 import dev.cairn.xapi.XapiException;
 import dev.cairn.xapi.XapiVersion;
-import java.nio.charset.StandardCharsets;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
@@ -40,31 +37,17 @@ public record DocumentParams(DocumentKey key, boolean hasId, Long sinceMillis) {
         QueryParameters.check(params, known, "this resource");
         String activityId = "";
         if (kind != DocumentKey.Kind.AGENT_PROFILE) {
-            activityId = QueryParameters.required(params, "activityId");
-            if (!Values.isIri(activityId)) {
-                throw new XapiException("parameter activityId", "parameter.invalid",
-                        "activityId must be an absolute IRI; got '" + activityId + "'");
-            }
+            activityId = QueryParameters.iri(QueryParameters.required(params, "activityId"), "activityId");
         }
         String agent = "";
         if (kind != DocumentKey.Kind.ACTIVITY_PROFILE) {
-            Actor actor = StatementParser.parseActor(QueryParameters.required(params, "agent").getBytes(StandardCharsets.UTF_8),
-                    version, "parameter agent");
-            if (actor.ifi() == null) {
-                throw new XapiException("parameter agent", "parameter.invalid",
-                        "agent must be an Agent or an identified Group (with an IFI)");
-            }
-            agent = actor.ifi().key();
+            agent = QueryParameters.agent(QueryParameters.required(params, "agent"), version).ifi().key();
         }
         String registration = QueryParameters.one(params, "registration");
         if (registration != null) {
             registration = Values.uuid(registration, "parameter registration").toString();
         }
-        String id = QueryParameters.one(params, idName);
-        if (id == null && idRequired) {
-            throw new XapiException("parameter " + idName, "parameter.missing", "this request needs the " + idName
-                    + " parameter");
-        }
+        String id = idRequired ? QueryParameters.required(params, idName) : QueryParameters.one(params, idName);
         String since = QueryParameters.one(params, "since");
         Long sinceMillis = null;
         if (since != null) {
@@ -72,11 +55,7 @@ public record DocumentParams(DocumentKey key, boolean hasId, Long sinceMillis) {
                 throw new XapiException("parameter since", "parameter.not_allowed",
                         "since is only allowed when listing document ids (GET without " + idName + ")");
             }
-            if (!Values.isTimestamp(since, version)) {
-                throw new XapiException("parameter since", "parameter.invalid", "since must be "
-                        + Values.timestampRule(version) + "; got '" + since + "'");
-            }
-            sinceMillis = Values.instant(since).toEpochMilli();
+            sinceMillis = QueryParameters.timestamp(since, "since", version);
         }
         DocumentKey key = new DocumentKey(kind, activityId, agent, registration == null ? "" : registration,
                 id == null ? "" : id);

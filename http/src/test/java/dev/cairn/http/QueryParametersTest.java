@@ -6,13 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.xapi.XapiException;
+import dev.cairn.xapi.XapiVersion;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The one check of query parameters: known names only, spelled exactly, each at most once (Comm 2.1.3). */
+/** The one check of query parameters: known names only, spelled exactly, each at most once (Comm 2.1.3); shared values. */
 class QueryParametersTest {
     private static final List<String> KNOWN = List.of("activityId", "agent");
 
@@ -60,5 +61,23 @@ class QueryParametersTest {
         assertEquals("parameter agent", e.where());
         assertNull(QueryParameters.one(Map.of(), "agent"));
         assertEquals("x", QueryParameters.required(params("agent", "x"), "agent"));
+    }
+
+    @Test
+    void anIriValueMustBeAbsolute() {
+        assertEquals("http://example.com/a", QueryParameters.iri("http://example.com/a", "activityId"));
+        XapiException e = assertThrows(XapiException.class, () -> QueryParameters.iri("a", "activityId"));
+        assertEquals("parameter.invalid", e.code());
+        assertEquals("parameter activityId", e.where());
+    }
+
+    @Test
+    void anAgentValueMustHaveAnIdentifier() {
+        assertEquals("mbox:mailto:a@example.com", QueryParameters.agent("{\"mbox\":\"mailto:a@example.com\"}",
+                XapiVersion.V2_0_0).ifi().key());
+        XapiException e = assertThrows(XapiException.class, () -> QueryParameters.agent(
+                "{\"objectType\":\"Group\",\"member\":[{\"mbox\":\"mailto:a@example.com\"}]}", XapiVersion.V2_0_0));
+        assertEquals("parameter agent", e.where());
+        assertEquals("parameter.invalid", e.code());
     }
 }

@@ -3,8 +3,6 @@ package dev.cairn.query;
 import dev.cairn.http.QueryParameters;
 import dev.cairn.http.Responses;
 import dev.cairn.store.DocumentReader;
-import dev.cairn.xapi.Values;
-import dev.cairn.xapi.XapiException;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import java.io.ByteArrayOutputStream;
@@ -29,11 +27,8 @@ public final class ActivitiesHandler implements HttpHandler {
     @Override
     public void handleRequest(HttpServerExchange exchange) {
         QueryParameters.check(exchange.getQueryParameters(), ACTIVITY_ID, "GET /activities");
-        String activityId = QueryParameters.required(exchange.getQueryParameters(), "activityId");
-        if (!Values.isIri(activityId)) {
-            throw new XapiException("parameter activityId", "parameter.invalid",
-                    "activityId must be an absolute IRI; got '" + activityId + "'");
-        }
+        String activityId = QueryParameters.iri(QueryParameters.required(exchange.getQueryParameters(), "activityId"),
+                "activityId");
         StringBuilder head = new StringBuilder("{\"objectType\":\"Activity\",\"id\":");
         Responses.quote(head, activityId);
         ByteArrayOutputStream out = new ByteArrayOutputStream();

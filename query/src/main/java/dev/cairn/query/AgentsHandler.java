@@ -6,8 +6,6 @@ import dev.cairn.http.Responses;
 import dev.cairn.store.DocumentReader;
 import dev.cairn.xapi.Actor;
 import dev.cairn.xapi.Ifi;
-import dev.cairn.xapi.StatementParser;
-import dev.cairn.xapi.XapiException;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import java.nio.charset.StandardCharsets;
@@ -30,13 +28,8 @@ public final class AgentsHandler implements HttpHandler {
     @Override
     public void handleRequest(HttpServerExchange exchange) {
         QueryParameters.check(exchange.getQueryParameters(), AGENT, "GET /agents");
-        String json = QueryParameters.required(exchange.getQueryParameters(), "agent");
-        Actor agent = StatementParser.parseActor(json.getBytes(StandardCharsets.UTF_8), Exchanges.version(exchange),
-                "parameter agent");
-        if (agent.ifi() == null) {
-            throw new XapiException("parameter agent", "parameter.invalid",
-                    "agent must be an Agent or an identified Group (with an IFI)");
-        }
+        Actor agent = QueryParameters.agent(QueryParameters.required(exchange.getQueryParameters(), "agent"),
+                Exchanges.version(exchange));
         List<String> names = reader.agentNames(agent.ifi().key());
         StringBuilder b = new StringBuilder("{\"objectType\":\"Person\"");
         if (!names.isEmpty() || agent.name() != null) {

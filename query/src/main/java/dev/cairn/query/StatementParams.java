@@ -3,13 +3,10 @@ package dev.cairn.query;
 import dev.cairn.http.QueryParameters;
 import dev.cairn.store.KeyFilter;
 import dev.cairn.store.StatementQuery;
-import dev.cairn.xapi.Actor;
 import dev.cairn.xapi.FilterKey;
-import dev.cairn.xapi.StatementParser;
 import dev.cairn.xapi.Values;
 import dev.cairn.xapi.XapiException;
 import dev.cairn.xapi.XapiVersion;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
@@ -77,7 +74,7 @@ public record StatementParams(UUID statementId, UUID voidedStatementId, Statemen
         List<KeyFilter> filters = new ArrayList<>();
         String verb = QueryParameters.one(params, "verb");
         if (verb != null) {
-            filters.add(new KeyFilter(FilterKey.verb(iri(verb, "verb")), false));
+            filters.add(new KeyFilter(FilterKey.verb(QueryParameters.iri(verb, "verb")), false));
         }
         String registration = QueryParameters.one(params, "registration");
         if (registration != null) {
@@ -86,17 +83,12 @@ public record StatementParams(UUID statementId, UUID voidedStatementId, Statemen
         String agent = QueryParameters.one(params, "agent");
         boolean relatedAgents = bool(params, "related_agents");
         if (agent != null) {
-            Actor actor = StatementParser.parseActor(agent.getBytes(StandardCharsets.UTF_8), version, "parameter agent");
-            if (actor.ifi() == null) {
-                throw new XapiException("parameter agent", "parameter.invalid",
-                        "agent must be an Agent or an identified Group (with an IFI)");
-            }
-            filters.add(new KeyFilter(FilterKey.agent(actor.ifi()), !relatedAgents));
+            filters.add(new KeyFilter(FilterKey.agent(QueryParameters.agent(agent, version).ifi()), !relatedAgents));
         }
         String activity = QueryParameters.one(params, "activity");
         boolean relatedActivities = bool(params, "related_activities");
         if (activity != null) {
-            filters.add(new KeyFilter(FilterKey.activity(iri(activity, "activity")), !relatedActivities));
+            filters.add(new KeyFilter(FilterKey.activity(QueryParameters.iri(activity, "activity")), !relatedActivities));
         }
         Long since = timestamp(params, "since", version);
         Long until = timestamp(params, "until", version);
@@ -132,24 +124,8 @@ public record StatementParams(UUID statementId, UUID voidedStatementId, Statemen
         throw new XapiException("parameter " + name, "parameter.invalid", name + " must be true or false; got '" + v + "'");
     }
 
-    private static String iri(String v, String name) {
-        if (!Values.isIri(v)) {
-            throw new XapiException("parameter " + name, "parameter.invalid", name + " must be an absolute IRI; got '" + v + "'");
-        }
-        return v;
-    }
-
     private static Long timestamp(Map<String, Deque<String>> params, String name, XapiVersion version) {
         String v = QueryParameters.one(params, name);
-        if (v == null) {
-            return null;
-        }
-        if (!Values.isTimestamp(v, version)) {
-            throw new XapiException("parameter " + name, "parameter.invalid", name + " must be "
-                    + Values.timestampRule(version) + "; got '" + v + "'");
-        }
-        // Stored times have millisecond precision, so flooring (toEpochMilli) keeps since (exclusive) and
-        // until (inclusive) exact.
-        return Values.instant(v).toEpochMilli();
+        return v == null ? null : QueryParameters.timestamp(v, name, version);
     }
 }
