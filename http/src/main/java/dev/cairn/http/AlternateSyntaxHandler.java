@@ -150,7 +150,7 @@ public final class AlternateSyntaxHandler implements HttpHandler {
         exchange.putAttachment(Exchanges.BODY, content);
         try {
             next.handleRequest(exchange);
-        } catch (Exception e) { // on the body's callback, where Undertow would not answer: the error policy does
+        } catch (Exception e) { // on the body's callback, where Undertow would not answer
             ErrorPolicy.fail(exchange, e);
         }
     }

@@ -2,6 +2,7 @@ package dev.cairn.http;
 
 import io.undertow.io.Receiver;
 import io.undertow.server.HttpServerExchange;
+import io.undertow.server.RequestTooBigException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -16,8 +17,8 @@ import java.util.function.Consumer;
  * {@link #DISCARD_BYTES} past the limit are read and dropped first, and a body that ends within them keeps its
  * connection: a client that sends its whole body before it reads the answer (as the JDK's HttpClient does) then
  * reads the 413 instead of a connection reset. A body longer than that is not read further: the 413 goes out at
- * once and the connection is closed after it. A body that cannot be read (a malformed chunk) gets 400, one that
- * does not arrive in time 408, both closing the connection.
+ * once and the connection is closed after it. A body that cannot be read (a malformed chunk), whether or not it
+ * had passed the limit, gets 400, one that does not arrive in time 408, both closing the connection.
  *
  * <p>The server must set Undertow's {@code MAX_ENTITY_SIZE} to {@link #undertowCap(long)}: Undertow's default
  * (2 MiB) would cut bodies under the limit, and changing it per exchange once a chunked body is being read
@@ -120,9 +121,9 @@ public final class BodyReceiver {
             if (!ended.compareAndSet(false, true)) {
                 return;
             }
-            if (body == null) {
+            if (e instanceof RequestTooBigException) { // Undertow's own cap, which undertowCap keeps out of reach
                 refuse(ex, 413, "request.too_large", tooLarge(maxBodyBytes));
-            } else {
+            } else { // even past the limit: the body did not arrive as HTTP frames one, so it was not "too large"
                 refuse(ex, 400, "body.unreadable", "the request body could not be read: its chunked encoding is "
                         + "malformed, or the connection ended before the body did");
             }

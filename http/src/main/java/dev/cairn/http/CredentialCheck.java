@@ -112,8 +112,12 @@ public final class CredentialCheck implements AutoCloseable {
                 exchange.dispatch(exchange.getIoThread(), ex -> {
                     if (error != null) { // the store's text (its URL, its driver) is not the client's business
                         refuse(ex, 503, "auth.unavailable", "the credentials cannot be checked now", 1);
-                    } else {
+                        return;
+                    }
+                    try {
                         then.accept(ex, principal);
+                    } catch (Exception e) { // the rest of the chain, run here on its own dispatch
+                        ErrorPolicy.fail(ex, e);
                     }
                 })));
     }

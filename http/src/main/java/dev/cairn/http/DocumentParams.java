@@ -1,15 +1,11 @@
 package dev.cairn.http;
 
-import dev.cairn.xapi.Actor;
 import dev.cairn.xapi.DocumentKey;
-import dev.cairn.xapi.StatementParser;
 import dev.cairn.xapi.Values;
 import dev.cairn.xapi.XapiException;
 import dev.cairn.xapi.XapiVersion;
-import java.nio.charset.StandardCharsets;
 import java.util.Deque;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -38,79 +34,31 @@ public record DocumentParams(DocumentKey key, boolean hasId, Long sinceMillis) {
             case ACTIVITY_PROFILE -> List.of("activityId", "profileId", "since");
             case AGENT_PROFILE -> List.of("agent", "profileId", "since");
         };
-        for (Map.Entry<String, Deque<String>> p : params.entrySet()) {
-            String name = p.getKey();
-            if (!known.contains(name)) {
-                for (String k : known) {
-                    if (k.toLowerCase(Locale.ROOT).equals(name.toLowerCase(Locale.ROOT))) {
-                        throw new XapiException("parameter " + name, "parameter.case", "parameter '" + name
-                                + "' must be spelled '" + k + "' (parameter names are case-sensitive)");
-                    }
-                }
-                throw new XapiException("parameter " + name, "parameter.unknown", "'" + name
-                        + "' is not a parameter of this resource; it takes " + String.join(", ", known));
-            }
-            if (p.getValue().size() > 1) {
-                throw new XapiException("parameter " + name, "parameter.repeated", "parameter '" + name
-                        + "' is given more than once");
-            }
-        }
+        QueryParameters.check(params, known, "this resource");
         String activityId = "";
         if (kind != DocumentKey.Kind.AGENT_PROFILE) {
-            activityId = required(params, "activityId");
-            if (!Values.isIri(activityId)) {
-                throw new XapiException("parameter activityId", "parameter.invalid",
-                        "activityId must be an absolute IRI; got '" + activityId + "'");
-            }
+            activityId = QueryParameters.iri(QueryParameters.required(params, "activityId"), "activityId");
         }
         String agent = "";
         if (kind != DocumentKey.Kind.ACTIVITY_PROFILE) {
-            Actor actor = StatementParser.parseActor(required(params, "agent").getBytes(StandardCharsets.UTF_8),
-                    version, "parameter agent");
-            if (actor.ifi() == null) {
-                throw new XapiException("parameter agent", "parameter.invalid",
-                        "agent must be an Agent or an identified Group (with an IFI)");
-            }
-            agent = actor.ifi().key();
+            agent = QueryParameters.agent(QueryParameters.required(params, "agent"), version).ifi().key();
         }
-        String registration = one(params, "registration");
+        String registration = QueryParameters.one(params, "registration");
         if (registration != null) {
             registration = Values.uuid(registration, "parameter registration").toString();
         }
-        String id = one(params, idName);
-        if (id == null && idRequired) {
-            throw new XapiException("parameter " + idName, "parameter.missing", "this request needs the " + idName
-                    + " parameter");
-        }
-        String since = one(params, "since");
+        String id = idRequired ? QueryParameters.required(params, idName) : QueryParameters.one(params, idName);
+        String since = QueryParameters.one(params, "since");
         Long sinceMillis = null;
         if (since != null) {
             if (!read || id != null) {
                 throw new XapiException("parameter since", "parameter.not_allowed",
                         "since is only allowed when listing document ids (GET without " + idName + ")");
             }
-            if (!Values.isTimestamp(since, version)) {
-                throw new XapiException("parameter since", "parameter.invalid", "since must be "
-                        + Values.timestampRule(version) + "; got '" + since + "'");
-            }
-            sinceMillis = Values.instant(since).toEpochMilli();
+            sinceMillis = QueryParameters.timestamp(since, "since", version);
         }
         DocumentKey key = new DocumentKey(kind, activityId, agent, registration == null ? "" : registration,
                 id == null ? "" : id);
         return new DocumentParams(key, id != null, sinceMillis);
-    }
-
-    private static String one(Map<String, Deque<String>> params, String name) {
-        Deque<String> v = params.get(name);
-        return v == null ? null : v.getFirst();
-    }
-
-    private static String required(Map<String, Deque<String>> params, String name) {
-        String v = one(params, name);
-        if (v == null) {
-            throw new XapiException("parameter " + name, "parameter.missing", "this request needs the " + name
-                    + " parameter");
-        }
-        return v;
     }
 }

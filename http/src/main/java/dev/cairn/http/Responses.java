@@ -1,6 +1,5 @@
 package dev.cairn.http;
 
-import dev.cairn.xapi.XapiException;
 import io.undertow.io.IoCallback;
 import io.undertow.io.Sender;
 import io.undertow.server.HttpServerExchange;
@@ -83,10 +82,6 @@ public final class Responses {
         quote(b, message);
         b.append('}');
         json(exchange, status, b.toString().getBytes(StandardCharsets.UTF_8));
-    }
-
-    public static void badRequest(HttpServerExchange exchange, XapiException e) {
-        error(exchange, 400, e.code(), e.where(), e.getMessage());
     }
 
     /** Appends {@code s} as a JSON string. */

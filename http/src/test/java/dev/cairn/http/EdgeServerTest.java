@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.xapi.XapiException;
 import io.undertow.UndertowOptions;
 import io.undertow.server.HttpHandler;
 import java.io.ByteArrayOutputStream;
@@ -32,6 +33,8 @@ class EdgeServerTest {
     private final java.util.concurrent.CountDownLatch largeEnded = new java.util.concurrent.CountDownLatch(1);
     private HttpServer server;
     private final int[] reached = {0};
+    /** What the policy under test counts as a store that cannot answer. */
+    private static final RuntimeException UNAVAILABLE = new RuntimeException("jdbc:postgresql://db.internal/lrs refused");
 
     private void start(CorsPolicy cors) throws Exception {
         HttpHandler throwing = exchange -> {
@@ -53,6 +56,10 @@ class EdgeServerTest {
                         ErrorPolicy.fail(exchange, e);
                     }
                 });
+                case "/unavailable" -> throw UNAVAILABLE;
+                case "/bad-parameter" -> throw new XapiException("parameter limit", "parameter.invalid", "limit is not a number");
+                case "/bad-parameter-on-worker" -> exchange.dispatch(() -> ErrorPolicy.fail(exchange,
+                        new XapiException("parameter limit", "parameter.invalid", "limit is not a number")));
                 case "/bare-412" -> {
                     exchange.setStatusCode(412);
                     exchange.endExchange();
@@ -77,7 +84,8 @@ class EdgeServerTest {
                 default -> Responses.error(exchange, 401, "auth.required", "header Authorization", "send credentials");
             }
         };
-        server = HttpServer.start("127.0.0.1", 0, new ErrorPolicy(dev.cairn.xapi.XapiVersion.V2_0_0, new CorsHandler(cors, routes)),
+        server = HttpServer.start("127.0.0.1", 0, new ErrorPolicy(dev.cairn.xapi.XapiVersion.V2_0_0,
+                UNAVAILABLE::equals, new CorsHandler(cors, routes)),
                 OptionMap.create(UndertowOptions.NO_REQUEST_TIMEOUT, 10_000), 1000, WRITE_TIMEOUT_MILLIS,
                 HttpServer.malformedAnswer("2.0.0", cors));
     }
@@ -192,6 +200,34 @@ class EdgeServerTest {
         assertEquals(500, r.statusCode());
         assertTrue(r.body().startsWith("{\"error\":\"server.error\",\"where\":"), r.body());
         assertFalse(r.body().contains("secret internals"), r.body());
+    }
+
+    @Test
+    void aClientsMistakeThrownOnAnyThreadIs400WithItsCodeAndPlace() throws Exception {
+        start(CorsPolicy.parse("*", 7200));
+        for (String path : new String[] {"/bad-parameter", "/bad-parameter-on-worker"}) {
+            HttpResponse<String> r = send("GET", path);
+            assertEquals(400, r.statusCode(), path);
+            assertEquals("{\"error\":\"parameter.invalid\",\"where\":\"parameter limit\",\"message\":"
+                    + "\"limit is not a number\"}", r.body());
+        }
+    }
+
+    @Test
+    void aStoreThatCannotAnswerIs503WithRetryAfterAndWithoutItsText() throws Exception {
+        start(CorsPolicy.parse("*", 7200));
+        HttpResponse<String> r = send("GET", "/unavailable");
+        assertEquals(503, r.statusCode());
+        assertEquals("1", r.headers().firstValue("Retry-After").orElseThrow());
+        assertTrue(r.body().startsWith("{\"error\":\"store.unavailable\",\"where\":"), r.body());
+        assertFalse(r.body().contains("db.internal"), r.body());
+    }
+
+    @Test
+    void a500ToAWriteSaysItMayHaveBeenStoredAndOneToAReadDoesNot() throws Exception {
+        start(CorsPolicy.parse("*", 7200));
+        assertTrue(send("POST", "/boom").body().contains("may or may not have been stored"));
+        assertFalse(send("GET", "/boom").body().contains("stored"));
     }
 
     @Test

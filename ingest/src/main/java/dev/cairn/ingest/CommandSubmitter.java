@@ -4,7 +4,6 @@ import dev.cairn.http.BodyReceiver;
 import dev.cairn.http.ErrorPolicy;
 import dev.cairn.http.Exchanges;
 import dev.cairn.http.Responses;
-import dev.cairn.store.Database;
 import dev.cairn.store.WatermarkTracker;
 import dev.cairn.xapi.XapiException;
 import io.undertow.server.HttpServerExchange;
@@ -18,7 +17,8 @@ import java.util.function.Consumer;
 /**
  * What every write handler does with a command: publish it to the ring (503 when full), wait for the decision,
  * then for durability or visibility as asked, and answer on the exchange's I/O thread — refusals as the status
- * they carry, acceptances through the handler's own callback.
+ * they carry, acceptances through the handler's own callback, a sequencer that failed through the
+ * {@link ErrorPolicy}.
  *
  * <p>A wait for visibility is bounded: past {@code visibleTimeoutMillis} (the projector is stuck or far behind) the
  * write is answered with its usual success, since it is durable in the log and will become visible, and with the
@@ -81,7 +81,8 @@ public final class CommandSubmitter implements AutoCloseable {
 
     /**
      * Receives the whole body without blocking an I/O thread (413 past {@code maxBodyBytes}), then runs
-     * {@code then} on a worker thread. The dispatch keeps the exchange open until a response is sent.
+     * {@code then} on a worker thread; what it throws goes to the {@link ErrorPolicy}. The dispatch keeps the
+     * exchange open until a response is sent.
      */
     static void receiveBody(HttpServerExchange exchange, long maxBodyBytes, Consumer<byte[]> then) {
         byte[] read = exchange.getAttachment(Exchanges.BODY);
@@ -120,15 +121,7 @@ public final class CommandSubmitter implements AutoCloseable {
                                Consumer<WriteOutcome.Accepted> onAccepted) {
         exchange.getIoThread().execute(() -> {
             if (error != null) {
-                if (Database.connectionLost(error)) {
-                    exchange.getResponseHeaders().put(Headers.RETRY_AFTER, "5");
-                    Responses.error(exchange, 503, "store.unavailable", "server",
-                            "the database cannot be reached, so the write was not stored; retry shortly");
-                } else {
-                    // the sequencer logged the cause; its text is not the client's business
-                    Responses.error(exchange, 500, "server.error", "server",
-                            "the write could not be completed; it may or may not have been stored");
-                }
+                ErrorPolicy.fail(exchange, error);
             } else if (o instanceof WriteOutcome.Refused r) {
                 if (r.status() == 503) {
                     exchange.getResponseHeaders().put(Headers.RETRY_AFTER, "5");

@@ -6,7 +6,6 @@ import dev.cairn.http.Responses;
 import dev.cairn.log.DocumentWritten;
 import dev.cairn.log.EventCodec;
 import dev.cairn.xapi.DocumentKey;
-import dev.cairn.xapi.XapiException;
 import dev.cairn.xapi.XapiVersion;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
@@ -41,16 +40,9 @@ public final class DocumentWriteHandler implements HttpHandler {
                 : exchange.getRequestMethod().equals(Methods.POST) ? WriteCommand.Operation.POST
                 : WriteCommand.Operation.DELETE;
         XapiVersion version = Exchanges.version(exchange);
-        DocumentParams params;
-        AckMode ack;
-        try {
-            boolean idRequired = operation != WriteCommand.Operation.DELETE || kind != DocumentKey.Kind.STATE;
-            params = DocumentParams.parse(kind, exchange.getQueryParameters(), version, idRequired, false);
-            ack = submitter.ackMode(exchange);
-        } catch (XapiException e) {
-            Responses.badRequest(exchange, e);
-            return;
-        }
+        boolean idRequired = operation != WriteCommand.Operation.DELETE || kind != DocumentKey.Kind.STATE;
+        DocumentParams params = DocumentParams.parse(kind, exchange.getQueryParameters(), version, idRequired, false);
+        AckMode ack = submitter.ackMode(exchange);
         Preconditions preconditions = Preconditions.of(exchange.getRequestHeaders().getFirst(Headers.IF_MATCH),
                 exchange.getRequestHeaders().getFirst(Headers.IF_NONE_MATCH));
         // Comm 3.1: 1.0.3 clients must send a precondition with a profile PUT and may omit it for State; in 2.0.0 a

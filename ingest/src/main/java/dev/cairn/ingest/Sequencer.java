@@ -16,8 +16,8 @@ import dev.cairn.log.LogTailer;
 import dev.cairn.log.StatementsStored;
 import dev.cairn.log.StoredStatement;
 import dev.cairn.store.Database;
-import dev.cairn.store.KnownState;
 import dev.cairn.store.StoredDocument;
+import dev.cairn.store.StoredState;
 import dev.cairn.store.Watermark;
 import dev.cairn.xapi.DocumentKey;
 import dev.cairn.xapi.Equivalence;
@@ -53,10 +53,10 @@ public final class Sequencer implements EventHandler<RingSlot> {
     private static final Logger LOG = LoggerFactory.getLogger(Sequencer.class);
     /** Overlay size from which a batch that needs no lookup still reads the watermark, to let the overlay shrink. */
     private static final int PRUNE_AFTER_IDS = 100_000;
-    private static final KnownState.Snapshot NOTHING_TO_LOOK_UP = new KnownState.Snapshot(Watermark.EMPTY, Map.of(), Map.of());
+    private static final StoredState.Snapshot NOTHING_TO_LOOK_UP = new StoredState.Snapshot(Watermark.EMPTY, Map.of(), Map.of());
 
     private final EventLog log;
-    private final KnownState known;
+    private final StoredState known;
     private final Clock clock;
     private final Runnable afterSync;
     private final DiskReserve reserve;
@@ -81,17 +81,17 @@ public final class Sequencer implements EventHandler<RingSlot> {
     /**
      * @param afterSync called after each sync, before the requests complete (wakes an in-process projector)
      */
-    public Sequencer(EventLog log, KnownState known, Clock clock, Runnable afterSync) {
+    public Sequencer(EventLog log, StoredState known, Clock clock, Runnable afterSync) {
         this(log, known, clock, afterSync, Metrics.globalRegistry);
     }
 
     /** @param metrics where the statements accepted and the log's append and sync latencies are recorded */
-    public Sequencer(EventLog log, KnownState known, Clock clock, Runnable afterSync, MeterRegistry metrics) {
+    public Sequencer(EventLog log, StoredState known, Clock clock, Runnable afterSync, MeterRegistry metrics) {
         this(log, known, clock, afterSync, metrics, DiskReserve.NONE);
     }
 
     /** @param reserve the free space below which every write is refused with 507 before it reaches the log */
-    public Sequencer(EventLog log, KnownState known, Clock clock, Runnable afterSync, MeterRegistry metrics,
+    public Sequencer(EventLog log, StoredState known, Clock clock, Runnable afterSync, MeterRegistry metrics,
                      DiskReserve reserve) {
         this.log = log;
         this.known = known;
@@ -182,7 +182,7 @@ public final class Sequencer implements EventHandler<RingSlot> {
                     keys.add(d.key());
                 }
             }
-            KnownState.Snapshot snapshot;
+            StoredState.Snapshot snapshot;
             if (ids.isEmpty() && keys.isEmpty() && overlay.size() < PRUNE_AFTER_IDS) {
                 snapshot = NOTHING_TO_LOOK_UP; // only fresh ids: only the overlay needs the store, to shrink
             } else {
@@ -249,7 +249,7 @@ public final class Sequencer implements EventHandler<RingSlot> {
      * Decides one request as a unit of its own: its append is the last step that can fail, and a failed append
      * writes nothing, so a request that fails here changed nothing and fails alone, never its batch.
      */
-    private WriteOutcome decideAlone(WriteCommand c, KnownState.Snapshot snapshot) {
+    private WriteOutcome decideAlone(WriteCommand c, StoredState.Snapshot snapshot) {
         try {
             return c instanceof WriteCommand.Statements s ? decide(s, snapshot.stored())
                     : decide((WriteCommand.Document) c, snapshot.documents());

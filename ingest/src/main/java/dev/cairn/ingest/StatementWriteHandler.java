@@ -2,6 +2,7 @@ package dev.cairn.ingest;
 
 import dev.cairn.http.Exchanges;
 import dev.cairn.http.Principal;
+import dev.cairn.http.QueryParameters;
 import dev.cairn.http.Responses;
 import dev.cairn.log.AttachmentContent;
 import dev.cairn.log.EventCodec;
@@ -39,6 +40,8 @@ public final class StatementWriteHandler implements HttpHandler {
     private static final int STORED_LENGTH = 24;
     private static final int VERSION_LENGTH = 5;
 
+    private static final List<String> PUT_PARAMETERS = List.of("statementId");
+
     private final CommandSubmitter submitter;
     private final long maxBodyBytes;
 
@@ -50,43 +53,31 @@ public final class StatementWriteHandler implements HttpHandler {
     @Override
     public void handleRequest(HttpServerExchange exchange) {
         boolean put = exchange.getRequestMethod().equals(Methods.PUT);
-        UUID putId;
-        AckMode ack;
-        String boundary;
-        try {
-            putId = checkParameters(exchange, put);
-            ack = submitter.ackMode(exchange);
-            boundary = checkContentType(exchange);
-        } catch (XapiException e) {
-            Responses.badRequest(exchange, e);
-            return;
-        }
+        UUID putId = checkParameters(exchange, put);
+        AckMode ack = submitter.ackMode(exchange);
+        String boundary = checkContentType(exchange);
         CommandSubmitter.receiveBody(exchange, maxBodyBytes, body -> write(exchange, body, boundary, putId, ack));
     }
 
-    /** Runs on a worker thread: parse, validate, publish, and answer when the sequencer has decided. */
+    /**
+     * Runs on a worker thread: parse, validate, publish, and answer when the sequencer has decided. A statement
+     * that is not valid throws, and the error policy answers 400.
+     */
     private void write(HttpServerExchange exchange, byte[] body, String boundary, UUID putId, AckMode ack) {
         XapiVersion version = Exchanges.version(exchange);
         Principal principal = Exchanges.principal(exchange);
-        List<ParsedStatement> statements;
-        List<AttachmentContent> attachments;
-        try {
-            List<MultipartBody.Part> parts = List.of();
-            byte[] json = body;
-            if (boundary != null) {
-                parts = MultipartBody.parse(body, boundary);
-                json = statementsPart(parts);
-                parts = parts.subList(1, parts.size());
-            }
-            statements = putId != null ? List.of(StatementParser.parseOne(json, version))
-                    : StatementParser.parseBatch(json, version);
-            checkIds(statements, putId);
-            attachments = AttachmentParts.match(statements, parts);
-            checkSignatures(statements, attachments, version);
-        } catch (XapiException e) {
-            Responses.badRequest(exchange, e);
-            return;
+        List<MultipartBody.Part> parts = List.of();
+        byte[] json = body;
+        if (boundary != null) {
+            parts = MultipartBody.parse(body, boundary);
+            json = statementsPart(parts);
+            parts = parts.subList(1, parts.size());
         }
+        List<ParsedStatement> statements = putId != null ? List.of(StatementParser.parseOne(json, version))
+                : StatementParser.parseBatch(json, version);
+        checkIds(statements, putId);
+        List<AttachmentContent> attachments = AttachmentParts.match(statements, parts);
+        checkSignatures(statements, attachments, version);
         if (!submitter.fitsLog(exchange, entryLength(statements, attachments, principal.authority().length),
                 "send the statements in smaller batches")) {
             return;
@@ -126,25 +117,8 @@ public final class StatementWriteHandler implements HttpHandler {
 
     private static UUID checkParameters(HttpServerExchange exchange, boolean put) {
         Map<String, Deque<String>> params = exchange.getQueryParameters();
-        for (String name : params.keySet()) {
-            if (!(put && name.equals("statementId"))) {
-                throw new XapiException("parameter " + name, "parameter.unknown", "parameter '" + name
-                        + "' is not allowed on " + (put ? "PUT" : "POST") + " /statements"
-                        + (put ? "; only statementId is" : ""));
-            }
-        }
-        if (!put) {
-            return null;
-        }
-        Deque<String> id = params.get("statementId");
-        if (id == null) {
-            throw new XapiException("parameter statementId", "parameter.missing",
-                    "PUT /statements needs the statementId parameter");
-        }
-        if (id.size() > 1) {
-            throw new XapiException("parameter statementId", "parameter.repeated", "statementId is given more than once");
-        }
-        return Values.uuid(id.getFirst(), "parameter statementId");
+        QueryParameters.check(params, put ? PUT_PARAMETERS : List.of(), put ? "PUT /statements" : "POST /statements");
+        return put ? Values.uuid(QueryParameters.required(params, "statementId"), "parameter statementId") : null;
     }
 
     /** Checks the request's Content-Type; returns the multipart boundary, or null for application/json. */
@@ -199,7 +173,8 @@ public final class StatementWriteHandler implements HttpHandler {
         }
     }
 
-    private static void checkIds(List<ParsedStatement> statements, UUID putId) {
+    /** Refuses a PUT whose statement has another id than statementId, and a batch that repeats an id. */
+    static void checkIds(List<ParsedStatement> statements, UUID putId) {
         if (putId != null) {
             UUID bodyId = statements.get(0).statement().id();
             if (bodyId != null && !bodyId.equals(putId)) {

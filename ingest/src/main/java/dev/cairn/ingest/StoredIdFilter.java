@@ -1,6 +1,6 @@
 package dev.cairn.ingest;
 
-import dev.cairn.store.KnownState;
+import dev.cairn.store.StoredState;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -116,7 +116,7 @@ final class StoredIdFilter {
      * Adds every id the store holds, on a new thread; the filter answers once that is done. Start it only after the
      * ids of the log entries beyond the store's watermark have been added, so that together they are everything.
      */
-    void loadInBackground(KnownState known) {
+    void loadInBackground(StoredState known) {
         Thread t = new Thread(() -> {
             long start = System.nanoTime();
             long[] n = {0};

@@ -17,6 +17,7 @@ import dev.cairn.http.TransferCodingHandler;
 import dev.cairn.http.VersionHandler;
 import dev.cairn.query.AboutHandler;
 import dev.cairn.query.StatementQueryHandler;
+import dev.cairn.store.Database;
 import dev.cairn.xapi.DocumentKey;
 import dev.cairn.xapi.XapiVersion;
 import io.undertow.server.HttpHandler;
@@ -100,15 +101,15 @@ final class HttpApi {
     }
 
     /**
-     * What every request meets first, whatever its path: timing, the one error policy (so every refusal is JSON
-     * and every response names an xAPI version),
-     * then CORS (before authentication, so preflights need no credential and errors carry the allow headers),
+     * What every request meets first, whatever its path: timing, the one error policy (so every refusal is JSON,
+     * every exception is answered in one place, a database that cannot answer with 503, and every response names
+     * an xAPI version), then CORS (before authentication, so preflights need no credential and errors carry the allow headers),
      * then the body's framing and deadline (before anything reads a body).
      */
     private static HttpHandler edge(Operator operator, XapiVersion fallbackVersion, CorsPolicy cors,
                                     long bodyTimeoutMillis, HttpHandler paths) {
-        return new HttpMetricsHandler(operator.registry(), new ErrorPolicy(fallbackVersion, new CorsHandler(cors,
-                new TransferCodingHandler(new BodyDeadlineHandler(bodyTimeoutMillis, paths)))));
+        return new HttpMetricsHandler(operator.registry(), new ErrorPolicy(fallbackVersion, Database::unavailable,
+                new CorsHandler(cors, new TransferCodingHandler(new BodyDeadlineHandler(bodyTimeoutMillis, paths)))));
     }
 
     /** The operator's endpoints: metrics and health, served by every process. */

@@ -1,12 +1,11 @@
 package dev.cairn.query;
 
 import dev.cairn.http.Exchanges;
+import dev.cairn.http.QueryParameters;
 import dev.cairn.http.Responses;
 import dev.cairn.store.DocumentReader;
 import dev.cairn.xapi.Actor;
 import dev.cairn.xapi.Ifi;
-import dev.cairn.xapi.StatementParser;
-import dev.cairn.xapi.XapiException;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import java.nio.charset.StandardCharsets;
@@ -17,22 +16,20 @@ import java.util.List;
  * statements gave it. Cairn does not link different identifiers to one person, so each list has one IFI.
  */
 public final class AgentsHandler implements HttpHandler {
+    private static final List<String> AGENT = List.of("agent");
+
     private final DocumentReader reader;
 
     public AgentsHandler(DocumentReader reader) {
         this.reader = reader;
     }
 
-    /** Runs on a worker thread under {@link OnWorker}, which answers a bad parameter with 400. */
+    /** Runs on a worker thread under {@link OnWorker}; the error policy answers what it throws. */
     @Override
     public void handleRequest(HttpServerExchange exchange) {
-        String json = ActivitiesHandler.onlyParameter(exchange.getQueryParameters(), "agent");
-        Actor agent = StatementParser.parseActor(json.getBytes(StandardCharsets.UTF_8), Exchanges.version(exchange),
-                "parameter agent");
-        if (agent.ifi() == null) {
-            throw new XapiException("parameter agent", "parameter.invalid",
-                    "agent must be an Agent or an identified Group (with an IFI)");
-        }
+        QueryParameters.check(exchange.getQueryParameters(), AGENT, "GET /agents");
+        Actor agent = QueryParameters.agent(QueryParameters.required(exchange.getQueryParameters(), "agent"),
+                Exchanges.version(exchange));
         List<String> names = reader.agentNames(agent.ifi().key());
         StringBuilder b = new StringBuilder("{\"objectType\":\"Person\"");
         if (!names.isEmpty() || agent.name() != null) {

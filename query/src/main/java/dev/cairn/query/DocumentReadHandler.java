@@ -26,7 +26,7 @@ public final class DocumentReadHandler implements HttpHandler {
         this.reader = reader;
     }
 
-    /** Runs on a worker thread under {@link OnWorker}, which answers a bad parameter with 400. */
+    /** Runs on a worker thread under {@link OnWorker}; the error policy answers what it throws. */
     @Override
     public void handleRequest(HttpServerExchange exchange) {
         DocumentParams params = DocumentParams.parse(kind, exchange.getQueryParameters(), Exchanges.version(exchange),

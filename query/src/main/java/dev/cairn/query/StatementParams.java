@@ -1,18 +1,15 @@
 package dev.cairn.query;
 
+import dev.cairn.http.QueryParameters;
 import dev.cairn.store.KeyFilter;
 import dev.cairn.store.StatementQuery;
-import dev.cairn.xapi.Actor;
 import dev.cairn.xapi.FilterKey;
-import dev.cairn.xapi.StatementParser;
 import dev.cairn.xapi.Values;
 import dev.cairn.xapi.XapiException;
 import dev.cairn.xapi.XapiVersion;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -38,7 +35,7 @@ public record StatementParams(UUID statementId, UUID voidedStatementId, Statemen
         }
         return new StatementParams(statementId, voidedStatementId, q, format, attachments, authorityKey);
     }
-    static final Set<String> KNOWN = Set.of("statementId", "voidedStatementId", "agent", "verb", "activity",
+    private static final List<String> KNOWN = List.of("statementId", "voidedStatementId", "agent", "verb", "activity",
             "registration", "related_activities", "related_agents", "since", "until", "limit", "format",
             "attachments", "ascending");
     private static final Set<String> FORMATS = Set.of("exact", "ids", "canonical");
@@ -49,26 +46,10 @@ public record StatementParams(UUID statementId, UUID voidedStatementId, Statemen
      */
     public static StatementParams parse(Map<String, Deque<String>> params, XapiVersion version, int defaultLimit,
                                         int maxLimit, long cursor) {
-        for (String name : params.keySet()) {
-            if (!KNOWN.contains(name)) {
-                String lower = name.toLowerCase(Locale.ROOT);
-                for (String known : KNOWN) {
-                    if (known.toLowerCase(Locale.ROOT).equals(lower)) {
-                        throw new XapiException("parameter " + name, "parameter.case", "parameter '" + name
-                                + "' must be spelled '" + known + "' (parameter names are case-sensitive)");
-                    }
-                }
-                throw new XapiException("parameter " + name, "parameter.unknown",
-                        "'" + name + "' is not a parameter of GET /statements");
-            }
-            if (params.get(name).size() > 1) {
-                throw new XapiException("parameter " + name, "parameter.repeated", "parameter '" + name
-                        + "' is given more than once");
-            }
-        }
+        QueryParameters.check(params, KNOWN, "GET /statements");
         UUID statementId = uuid(params, "statementId");
         UUID voidedId = uuid(params, "voidedStatementId");
-        String format = one(params, "format");
+        String format = QueryParameters.one(params, "format");
         if (format == null) {
             format = "exact";
         } else if (!FORMATS.contains(format)) {
@@ -91,33 +72,28 @@ public record StatementParams(UUID statementId, UUID voidedStatementId, Statemen
             return new StatementParams(statementId, voidedId, null, format, attachments, null);
         }
         List<KeyFilter> filters = new ArrayList<>();
-        String verb = one(params, "verb");
+        String verb = QueryParameters.one(params, "verb");
         if (verb != null) {
-            filters.add(new KeyFilter(FilterKey.verb(iri(verb, "verb")), false));
+            filters.add(new KeyFilter(FilterKey.verb(QueryParameters.iri(verb, "verb")), false));
         }
-        String registration = one(params, "registration");
+        String registration = QueryParameters.one(params, "registration");
         if (registration != null) {
             filters.add(new KeyFilter(FilterKey.registration(Values.uuid(registration, "parameter registration").toString()), false));
         }
-        String agent = one(params, "agent");
+        String agent = QueryParameters.one(params, "agent");
         boolean relatedAgents = bool(params, "related_agents");
         if (agent != null) {
-            Actor actor = StatementParser.parseActor(agent.getBytes(StandardCharsets.UTF_8), version, "parameter agent");
-            if (actor.ifi() == null) {
-                throw new XapiException("parameter agent", "parameter.invalid",
-                        "agent must be an Agent or an identified Group (with an IFI)");
-            }
-            filters.add(new KeyFilter(FilterKey.agent(actor.ifi()), !relatedAgents));
+            filters.add(new KeyFilter(FilterKey.agent(QueryParameters.agent(agent, version).ifi()), !relatedAgents));
         }
-        String activity = one(params, "activity");
+        String activity = QueryParameters.one(params, "activity");
         boolean relatedActivities = bool(params, "related_activities");
         if (activity != null) {
-            filters.add(new KeyFilter(FilterKey.activity(iri(activity, "activity")), !relatedActivities));
+            filters.add(new KeyFilter(FilterKey.activity(QueryParameters.iri(activity, "activity")), !relatedActivities));
         }
         Long since = timestamp(params, "since", version);
         Long until = timestamp(params, "until", version);
         int limit = defaultLimit;
-        String limitText = one(params, "limit");
+        String limitText = QueryParameters.one(params, "limit");
         if (limitText != null) {
             long asked = Values.nonNegativeInteger(limitText);
             if (asked < 0) {
@@ -132,18 +108,13 @@ public record StatementParams(UUID statementId, UUID voidedStatementId, Statemen
                 format, attachments, null);
     }
 
-    private static String one(Map<String, Deque<String>> params, String name) {
-        Deque<String> v = params.get(name);
-        return v == null ? null : v.getFirst();
-    }
-
     private static UUID uuid(Map<String, Deque<String>> params, String name) {
-        String v = one(params, name);
+        String v = QueryParameters.one(params, name);
         return v == null ? null : Values.uuid(v, "parameter " + name);
     }
 
     private static boolean bool(Map<String, Deque<String>> params, String name) {
-        String v = one(params, name);
+        String v = QueryParameters.one(params, name);
         if (v == null || v.equals("false")) {
             return false;
         }
@@ -153,24 +124,8 @@ public record StatementParams(UUID statementId, UUID voidedStatementId, Statemen
         throw new XapiException("parameter " + name, "parameter.invalid", name + " must be true or false; got '" + v + "'");
     }
 
-    private static String iri(String v, String name) {
-        if (!Values.isIri(v)) {
-            throw new XapiException("parameter " + name, "parameter.invalid", name + " must be an absolute IRI; got '" + v + "'");
-        }
-        return v;
-    }
-
     private static Long timestamp(Map<String, Deque<String>> params, String name, XapiVersion version) {
-        String v = one(params, name);
-        if (v == null) {
-            return null;
-        }
-        if (!Values.isTimestamp(v, version)) {
-            throw new XapiException("parameter " + name, "parameter.invalid", name + " must be "
-                    + Values.timestampRule(version) + "; got '" + v + "'");
-        }
-        // Stored times have millisecond precision, so flooring (toEpochMilli) keeps since (exclusive) and
-        // until (inclusive) exact.
-        return Values.instant(v).toEpochMilli();
+        String v = QueryParameters.one(params, name);
+        return v == null ? null : QueryParameters.timestamp(v, name, version);
     }
 }

@@ -2,6 +2,7 @@ package dev.cairn.query;
 
 import dev.cairn.http.Exchanges;
 import dev.cairn.http.Principal;
+import dev.cairn.http.QueryParameters;
 import dev.cairn.http.Responses;
 import dev.cairn.store.DocumentReader;
 import dev.cairn.store.StatementPage;
@@ -10,7 +11,6 @@ import dev.cairn.store.StoredJson;
 import dev.cairn.xapi.Attachment;
 import dev.cairn.xapi.FilterKey;
 import dev.cairn.xapi.StatementParser;
-import dev.cairn.xapi.XapiException;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
@@ -56,16 +56,14 @@ public final class StatementQueryHandler implements HttpHandler {
         this.maxPageBytes = maxPageBytes;
     }
 
-    /** Runs on a worker thread under {@link OnWorker}, which answers a bad parameter with 400. */
+    /** Runs on a worker thread under {@link OnWorker}; the error policy answers what it throws. */
     @Override
     public void handleRequest(HttpServerExchange exchange) {
         Map<String, Deque<String>> params;
         long cursor = 0;
         String path = exchange.getRequestPath();
         if (path.startsWith(MORE_PREFIX)) {
-            if (!exchange.getQueryParameters().isEmpty()) {
-                throw new XapiException("parameter", "parameter.unknown", "a more link takes no parameters");
-            }
+            QueryParameters.check(exchange.getQueryParameters(), List.of(), "a more link");
             MoreToken token = MoreToken.decode(path.substring(MORE_PREFIX.length()));
             params = token.params();
             cursor = token.cursor();

@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.http.CorsPolicy;
 import dev.cairn.http.HttpServer;
+import dev.cairn.http.ErrorPolicy;
+import dev.cairn.store.Database;
 import dev.cairn.store.StoreException;
+import dev.cairn.xapi.XapiVersion;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -24,7 +27,8 @@ class OnWorkerTest {
         OnWorker read = new OnWorker(exchange -> {
             throw new StoreException(internals, new SQLException("db.internal"));
         });
-        try (HttpServer server = HttpServer.start("127.0.0.1", 0, read, OptionMap.EMPTY, 100, 60_000,
+        try (HttpServer server = HttpServer.start("127.0.0.1", 0, new ErrorPolicy(XapiVersion.V2_0_0,
+                Database::unavailable, read), OptionMap.EMPTY, 100, 60_000,
                 HttpServer.malformedAnswer("2.0.0", CorsPolicy.parse("*", 0)))) {
             HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                     URI.create("http://127.0.0.1:" + server.port() + "/xapi/statements")).build(),

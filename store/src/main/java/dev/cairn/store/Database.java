@@ -150,6 +150,14 @@ public final class Database implements AutoCloseable {
     }
 
     /**
+     * Whether {@code failure} means the store cannot answer now, so the request may be sent again: a failed read or
+     * lookup ({@link StoreException}), or a lost connection.
+     */
+    public static boolean unavailable(Throwable failure) {
+        return failure instanceof StoreException || connectionLost(failure);
+    }
+
+    /**
      * Whether {@code failure} (or its cause) is the loss of the database connection: one that cannot be opened (or
      * borrowed from the pool in time), was closed, or that the server ended (shutting down or restarting), rather
      * than a statement the server refused.

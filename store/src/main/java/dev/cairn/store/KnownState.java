@@ -14,21 +14,18 @@ import java.util.UUID;
 import java.util.function.Consumer;
 
 /**
- * The sequencer's view of what is already stored: statements by id (voided ones included) and documents by key,
- * read in one snapshot together with the watermark, so the sequencer knows exactly which log entries the answer
- * covers.
+ * The sequencer's view of what is already stored, read from the database: statements by id (voided ones included)
+ * and documents by key, read in one snapshot together with the watermark, so the sequencer knows exactly which log
+ * entries the answer covers.
  */
-public final class KnownState {
+public final class KnownState implements StoredState {
     private final Database db;
 
     public KnownState(Database db) {
         this.db = db;
     }
 
-    /**
-     * The stored JSON of those {@code ids} that are stored and the documents at those {@code documents} keys that
-     * exist, as of {@link Snapshot#watermark()}.
-     */
+    @Override
     public Snapshot find(Collection<UUID> ids, Collection<DocumentKey> documents) {
         try (Connection c = db.reader()) {
             c.setAutoCommit(false);
@@ -67,12 +64,13 @@ public final class KnownState {
         }
     }
 
-    /** The watermark as committed now. */
+    @Override
     public Watermark watermark() {
         return db.watermark();
     }
 
-    /** Calls {@code each} with the id of every stored statement, voided ones included, streaming them. */
+    /** Streams the ids (a result set read in one transaction, so PostgreSQL need not hold them all). */
+    @Override
     public void forEachStoredId(Consumer<UUID> each) {
         try (Connection c = db.reader()) {
             c.setAutoCommit(false); // PostgreSQL streams a result set only inside a transaction
@@ -90,9 +88,5 @@ public final class KnownState {
         } catch (SQLException e) {
             throw new StoreException("cannot read the stored statement ids: " + e.getMessage(), e);
         }
-    }
-
-    /** What the store held at one watermark. */
-    public record Snapshot(Watermark watermark, Map<UUID, byte[]> stored, Map<DocumentKey, StoredDocument> documents) {
     }
 }

@@ -1,0 +1,29 @@
+package dev.cairn.store;
+
+import dev.cairn.xapi.DocumentKey;
+import java.util.Collection;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+/**
+ * What the sequencer reads of the store: the statements and documents already stored, each answer tied to the
+ * watermark it was read at. {@link KnownState} reads them from the database; a test can hold them in memory.
+ */
+public interface StoredState {
+    /**
+     * The stored JSON of those {@code ids} that are stored and the documents at those {@code documents} keys that
+     * exist, as of {@link Snapshot#watermark()}.
+     */
+    Snapshot find(Collection<UUID> ids, Collection<DocumentKey> documents);
+
+    /** The watermark as committed now. */
+    Watermark watermark();
+
+    /** Calls {@code each} with the id of every stored statement, voided ones included. */
+    void forEachStoredId(Consumer<UUID> each);
+
+    /** What the store held at one watermark. */
+    record Snapshot(Watermark watermark, Map<UUID, byte[]> stored, Map<DocumentKey, StoredDocument> documents) {
+    }
+}
