@@ -93,10 +93,8 @@ public final class ErrorPolicy implements HttpHandler {
             Responses.error(exchange, 503, "store.unavailable", "database", "the database could not answer; retry shortly");
         } else if (failure != null) {
             LOG.error("{} failed", request(exchange), failure);
-            String m = exchange.getRequestMethod().toString();
-            Responses.error(exchange, 500, "server.error", "request", "the server could not complete this request"
-                    + (m.equals("GET") || m.equals("HEAD") ? "" : "; what it writes may or may not have been stored")
-                    + "; its log names the failure at this time");
+            Responses.error(exchange, 500, "server.error", "request",
+                    "the server could not complete this request; its log names the failure at this time");
         } else {
             int status = exchange.getStatusCode();
             Responses.error(exchange, status, status >= 500 ? "server.error" : "request.refused", "request",
