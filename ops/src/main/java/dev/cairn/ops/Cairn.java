@@ -14,6 +14,7 @@ import dev.cairn.ingest.Sequencer;
 import dev.cairn.ingest.StatementWriteHandler;
 import dev.cairn.log.EventLog;
 import dev.cairn.log.WriterLock;
+import dev.cairn.log.chronicle.ChronicleLog;
 import dev.cairn.projector.Projector;
 import dev.cairn.projector.ProjectorRunner;
 import dev.cairn.projector.WatermarkPoller;
@@ -89,7 +90,7 @@ public final class Cairn implements AutoCloseable {
             new JvmMemoryMetrics().bindTo(metrics);
             new JvmGcMetrics().bindTo(metrics);
             new ProcessorMetrics().bindTo(metrics);
-            EventLog log = started(EventLog.open(s.log()));
+            EventLog log = started(ChronicleLog.open(s.log()));
             if (roles.contains(Role.INGEST)) {
                 log.repairTornTail(); // here, not on the sequencer's thread: a log it cannot repair stops the start
             }

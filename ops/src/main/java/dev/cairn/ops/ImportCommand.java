@@ -3,6 +3,7 @@ package dev.cairn.ops;
 import dev.cairn.http.Principal;
 import dev.cairn.log.EventLog;
 import dev.cairn.log.WriterLock;
+import dev.cairn.log.chronicle.ChronicleLog;
 import dev.cairn.store.Database;
 import dev.cairn.store.Dialect;
 import dev.cairn.store.StoreException;
@@ -295,7 +296,7 @@ final class ImportCommand implements Callable<Integer> {
         Database db = null;
         try {
             checkDatabaseExists(s.db());
-            log = EventLog.open(s.log());
+            log = ChronicleLog.open(s.log());
             db = Database.open(s.db());
             Principal writer = ImportAuthority.resolve(db, writeCredential, s.adminCredential(), out);
             return ImportRingSink.start(lock.get(), log, db, writer, version);

@@ -2,6 +2,7 @@ package dev.cairn.ops;
 
 import dev.cairn.log.BadLogEntryException;
 import dev.cairn.log.EventLog;
+import dev.cairn.log.chronicle.ChronicleLog;
 import dev.cairn.projector.Projector;
 import dev.cairn.projector.ProjectorRunner;
 import dev.cairn.projector.ReplayProgress;
@@ -40,7 +41,7 @@ final class ReplayCommand implements Callable<Integer> {
             System.err.println("cairn replay: there is no log at " + s.log());
             return 1;
         }
-        try (EventLog log = EventLog.open(s.log()); ReplayTarget target = ReplayTarget.create(s.db())) {
+        try (EventLog log = ChronicleLog.open(s.log()); ReplayTarget target = ReplayTarget.create(s.db())) {
             try (Database db = Database.open(target.url())) {
                 replay(log, db, s.projectorBatch(), new TerminalProgress());
             }

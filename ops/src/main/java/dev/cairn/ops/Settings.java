@@ -1,7 +1,7 @@
 package dev.cairn.ops;
 
 import dev.cairn.http.CorsPolicy;
-import dev.cairn.log.EventLog;
+import dev.cairn.log.chronicle.ChronicleLog;
 import dev.cairn.store.Dialect;
 import dev.cairn.xapi.XapiVersion;
 import java.nio.file.Path;
@@ -54,7 +54,7 @@ public record Settings(String host, int port, Path data, String db, Path log, St
     public static final long DEFAULT_DISK_RESERVE_BYTES = 256L << 20;
     public static final long DEFAULT_WRITE_TIMEOUT_MILLIS = 60_000;
     /** The largest max-body: a body of it, with the fields the sequencer adds, fits in one log entry. */
-    static final long MAX_MAX_BODY = EventLog.BLOCK_SIZE / 4 - (1 << 20);
+    static final long MAX_MAX_BODY = ChronicleLog.BLOCK_SIZE / 4 - (1 << 20);
 
     /** How many bodies of the largest size unauthenticated requests may hold together by default. */
     public static final int UNAUTHENTICATED_BODIES = 4;
