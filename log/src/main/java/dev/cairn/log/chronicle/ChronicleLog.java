@@ -2,7 +2,6 @@ package dev.cairn.log.chronicle;
 
 import dev.cairn.log.EventLog;
 import dev.cairn.log.LogCheck;
-import dev.cairn.log.WriterLock;
 import java.nio.file.Path;
 import java.util.List;
 import net.openhft.chronicle.bytes.SyncMode;
@@ -66,6 +65,7 @@ public final class ChronicleLog implements EventLog {
         return queue.overlapSize();
     }
 
+    /** The log's directory, for tools that read the queue's files themselves (the benchmarks). */
     public Path dir() {
         return dir;
     }
