@@ -220,7 +220,7 @@ public final class EventCodec {
     }
 
     private static void putKey(BytesOut<?> out, DocumentKey key) {
-        out.writeByte((byte) key.kind().ordinal()); // the format: DocumentKey.Kind adds kinds at the end, never reorders
+        out.writeByte((byte) key.kind().ordinal()); // the format: new DocumentKey kinds go at the end, never between
         putString(out, key.activityId());
         putString(out, key.agent());
         putString(out, key.registration());

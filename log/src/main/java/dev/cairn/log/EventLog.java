@@ -35,14 +35,8 @@ public interface EventLog extends AutoCloseable {
      */
     List<String> repairTornTail();
 
-    /** The entries after the last synced position that fail their check, without changing anything. */
-    List<String> tornTail();
-
     /** Reads every entry from the start and reports the bad ones, without changing anything. */
     LogCheck check();
-
-    /** The position of the last entry known to be synced; {@link Long#MAX_VALUE} when the log has no record of it. */
-    long syncedPosition();
 
     /** A new tailer for the calling thread that returns the entries after {@code after} ({@link #START}: all). */
     LogTailer tailer(long after);

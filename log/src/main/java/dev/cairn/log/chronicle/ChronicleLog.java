@@ -133,7 +133,7 @@ public final class ChronicleLog implements EventLog {
                 + "stop every Cairn process on this log and run 'cairn log check --truncate-torn-tail'";
     }
 
-    @Override
+    /** The entries after the last synced position that fail their check, without changing anything. */
     public List<String> tornTail() {
         return TornTail.find(queue, synced.get()).torn().stream()
                 .map(t -> "log entry at index " + Long.toHexString(t.index()) + ": " + t.problem()).toList();
@@ -174,7 +174,7 @@ public final class ChronicleLog implements EventLog {
         return new LogCheck(entries, voided, lastPosition(), record, damaged, tornTail);
     }
 
-    @Override
+    /** The position of the last entry known to be synced; {@link SyncedPosition#UNKNOWN} when there is no record. */
     public long syncedPosition() {
         return synced.get();
     }
