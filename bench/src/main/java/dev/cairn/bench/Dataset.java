@@ -1,6 +1,7 @@
 package dev.cairn.bench;
 
 import dev.cairn.log.EventLog;
+import dev.cairn.log.chronicle.ChronicleLog;
 import dev.cairn.projector.Projector;
 import dev.cairn.store.Database;
 import dev.cairn.store.WatermarkTracker;
@@ -65,7 +66,7 @@ final class Dataset {
                 ProjectionBench.deleteTree(logDir());
             }
             long t0 = System.nanoTime();
-            try (EventLog log = EventLog.open(logDir())) {
+            try (EventLog log = ChronicleLog.open(logDir())) {
                 LogLoader.append(log, corpus, 0, size, PER_EVENT);
             }
             double s = ProjectionBench.seconds(t0);
@@ -76,7 +77,7 @@ final class Dataset {
         if (!Files.exists(dbReady)) {
             long t0 = System.nanoTime();
             BenchDatabase bench = database(true);
-            try (EventLog log = EventLog.open(logDir()); Database db = Database.open(bench.url());
+            try (EventLog log = ChronicleLog.open(logDir()); Database db = Database.open(bench.url());
                  Projector projector = new Projector(log, db, new WatermarkTracker(db.watermark(), Clock.systemUTC()),
                          PROJECTOR_BATCH)) {
                 while (projector.doWork() > 0) {

@@ -2,6 +2,7 @@ package dev.cairn.bench;
 
 import dev.cairn.log.EventLog;
 import dev.cairn.log.LogTailer;
+import dev.cairn.log.chronicle.ChronicleLog;
 import dev.cairn.projector.Projector;
 import dev.cairn.projector.ProjectorRunner;
 import dev.cairn.projector.ReplayProgress;
@@ -54,7 +55,7 @@ public final class ProjectionBench {
         System.out.println(Machine.describe());
         System.out.printf("Corpus: %,d statements, %.0f%% StatementRefs, %d statement(s) per log event%n", n,
                 corpus.refShare() * 100, o.intValue("per-event"));
-        try (EventLog log = EventLog.open(dir.resolve("log"))) {
+        try (ChronicleLog log = ChronicleLog.open(dir.resolve("log"))) {
             long t0 = System.nanoTime();
             LogLoader.append(log, corpus, 0, n, o.intValue("per-event"));
             double appendSeconds = seconds(t0);
@@ -79,13 +80,13 @@ public final class ProjectionBench {
     }
 
     /** Reads the whole log with a tailer, decoding every event, then raw Chronicle documents without decoding. */
-    private static void replayRead(EventLog log, int runs) {
+    private static void replayRead(ChronicleLog log, int runs) {
         System.out.println("| replay read | run | events | seconds | events/s |");
         System.out.println("|---|---:|---:|---:|---:|");
         for (int run = 1; run <= runs; run++) {
             long t0 = System.nanoTime();
             long events = 0;
-            try (LogTailer tailer = log.tailer(-1)) {
+            try (LogTailer tailer = log.tailer(EventLog.START)) {
                 while (tailer.next() != null) {
                     events++;
                 }

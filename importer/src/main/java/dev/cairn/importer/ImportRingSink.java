@@ -88,7 +88,7 @@ final class ImportRingSink implements ImportSink {
 
     @Override
     public String describe() {
-        return "appending to the log in " + log.dir() + " (no ingest is running; this import is the sequencer)";
+        return "appending to the log in " + log.location() + " (no ingest is running; this import is the sequencer)";
     }
 
     @Override

@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 
 /**
  * Runs an {@link ImportJob}: opens where its batches go (the sequencer in this process when no ingest holds the
@@ -39,11 +40,14 @@ public final class Importer {
     private static final String NAME = "cairn import: ";
 
     private final ImportJob job;
+    private final Function<Path, EventLog> openLog;
     private final PrintWriter out;
     private final PrintWriter err;
 
-    public Importer(ImportJob job, PrintWriter out, PrintWriter err) {
+    /** @param openLog opens the log in a directory (the implementation is the caller's choice) */
+    public Importer(ImportJob job, Function<Path, EventLog> openLog, PrintWriter out, PrintWriter err) {
         this.job = job;
+        this.openLog = openLog;
         this.out = out;
         this.err = err;
     }
@@ -173,7 +177,7 @@ public final class Importer {
         Database db = null;
         try {
             checkDatabaseExists(job.db());
-            log = EventLog.open(job.log());
+            log = openLog.apply(job.log());
             db = Database.open(job.db().jdbc());
             Principal writer = ImportAuthority.resolve(db, job.writeCredential(), job.adminCredential(), out);
             return ImportRingSink.start(lock.get(), log, db, writer, job.version());

@@ -70,7 +70,7 @@ public final class Sequencer implements EventHandler<RingSlot> {
     private LogAppender appender;
     /** Which ids may be stored; created on start, when the store's size is known. */
     private StoredIdFilter storedIds;
-    /** Random access to entries this sequencer appended (created on its own thread, as Chronicle requires). */
+    /** Random access to entries this sequencer appended (created on its own thread, as {@link EventLog} asks). */
     private LogTailer reader;
     private long lastStoredMillis;
     /** Why the last {@link #tryAppend} appended nothing. */
@@ -131,7 +131,7 @@ public final class Sequencer implements EventHandler<RingSlot> {
                     continue;
                 }
                 if (!(e.event() instanceof StatementsStored)) {
-                    documents.add(e.index(), e.event());
+                    documents.add(e.position(), e.event());
                     lastStoredMillis = Math.max(lastStoredMillis, updatedMillis(e.event()));
                     continue;
                 }
@@ -140,7 +140,7 @@ public final class Sequencer implements EventHandler<RingSlot> {
                     ids.add(s.id());
                     lastStoredMillis = Math.max(lastStoredMillis, s.storedMillis());
                 }
-                remember(e.index(), ids);
+                remember(e.position(), ids);
             }
         }
         if (entries > 0) {
@@ -409,7 +409,7 @@ public final class Sequencer implements EventHandler<RingSlot> {
     /** Reads back a statement this sequencer appended and the projector has not applied yet. */
     private byte[] appendedJson(long logIndex, UUID id) {
         if (reader == null) {
-            reader = log.tailer(-1);
+            reader = log.tailer(EventLog.START);
         }
         for (StoredStatement s : ((StatementsStored) reader.at(logIndex).event()).statements()) {
             if (s.id().equals(id)) {

@@ -79,7 +79,7 @@ final class StatementOverlay {
                 if (slots[s + 2] == 0) {
                     slots[s] = hi;
                     slots[s + 1] = lo;
-                    slots[s + 2] = logIndex + 1; // 0 marks a free slot; log indexes are never negative
+                    slots[s + 2] = logIndex + 1; // 0 marks a free slot: a position is never negative (EventLog)
                     size++;
                     return true;
                 }

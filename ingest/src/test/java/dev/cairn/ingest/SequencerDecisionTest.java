@@ -7,6 +7,7 @@ import dev.cairn.log.DocumentWritten;
 import dev.cairn.log.EventLog;
 import dev.cairn.log.LogEntry;
 import dev.cairn.log.LogTailer;
+import dev.cairn.log.chronicle.ChronicleLog;
 import dev.cairn.store.StoredDocument;
 import dev.cairn.store.StoredState;
 import dev.cairn.store.Watermark;
@@ -77,7 +78,7 @@ class SequencerDecisionTest {
 
     @BeforeEach
     void open() {
-        log = EventLog.open(dir.resolve("log"));
+        log = ChronicleLog.open(dir.resolve("log"));
     }
 
     @AfterEach

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.log.EventLog;
+import dev.cairn.log.chronicle.ChronicleLog;
 import dev.cairn.store.Database;
 import dev.cairn.store.KnownState;
 import dev.cairn.xapi.DocumentKey;
@@ -47,7 +48,7 @@ class SequencerFaultTest {
                 throw new InternalError("a fault occurred in a recent unsafe memory access operation");
             }
         };
-        try (EventLog log = EventLog.open(dir.resolve("log")); Database db = Database.open("jdbc:sqlite:" + dir.resolve("db"));
+        try (EventLog log = ChronicleLog.open(dir.resolve("log")); Database db = Database.open("jdbc:sqlite:" + dir.resolve("db"));
              IngestRing ring = new IngestRing(new Sequencer(log, new KnownState(db), Clock.systemUTC(), afterSync,
                      new SimpleMeterRegistry()), 64)) {
             ExecutionException failed = assertThrows(ExecutionException.class, () -> submit(ring, put("first")));
@@ -58,13 +59,13 @@ class SequencerFaultTest {
 
     @Test
     void belowTheDiskReserveEveryWriteIsRefusedWith507AndNothingIsAppended() throws Exception {
-        try (EventLog log = EventLog.open(dir.resolve("log")); Database db = Database.open("jdbc:sqlite:" + dir.resolve("db"));
+        try (EventLog log = ChronicleLog.open(dir.resolve("log")); Database db = Database.open("jdbc:sqlite:" + dir.resolve("db"));
              IngestRing ring = new IngestRing(new Sequencer(log, new KnownState(db), Clock.systemUTC(), () -> { },
                      new SimpleMeterRegistry(), new DiskReserve(List.of(dir), Long.MAX_VALUE)), 64)) {
             WriteOutcome.Refused r = assertInstanceOf(WriteOutcome.Refused.class, submit(ring, put("x")));
             assertEquals(507, r.status());
             assertTrue(r.message().contains("reserve"), r.message());
-            assertEquals(-1, log.lastIndex());
+            assertEquals(-1, log.lastPosition());
         }
     }
 }

@@ -9,6 +9,7 @@ import dev.cairn.log.EventLog;
 import dev.cairn.log.LogEntry;
 import dev.cairn.log.LogTailer;
 import dev.cairn.log.StatementsStored;
+import dev.cairn.log.chronicle.ChronicleLog;
 import dev.cairn.store.Database;
 import dev.cairn.store.KnownState;
 import dev.cairn.store.TestDatabase;
@@ -61,7 +62,7 @@ class SequencerIsolationTest {
     @MethodSource("dialects")
     void aWriteTooLargeForTheLogIsRefusedAloneAndTheRestOfItsBatchIsStoredOnce(String dialect) throws Exception {
         try (TestDatabase database = TestDatabase.create(dialect, dir); Database db = Database.open(database.url());
-             EventLog log = EventLog.open(dir.resolve("log"), 1 << 20)) {
+             EventLog log = ChronicleLog.open(dir.resolve("log"), 1 << 20)) {
             int tooLarge = (int) log.maxEntryBytes();
             UUID before = UUID.randomUUID();
             UUID after = UUID.randomUUID();
@@ -90,7 +91,7 @@ class SequencerIsolationTest {
             assertEquals(413, assertInstanceOf(WriteOutcome.Refused.class, outcomes.get(3)).status());
             assertEquals(List.of(after), assertInstanceOf(WriteOutcome.Accepted.class, outcomes.get(4)).ids());
 
-            try (LogTailer tailer = log.tailer(-1)) {
+            try (LogTailer tailer = log.tailer(EventLog.START)) {
                 LogEntry first = tailer.next();
                 assertEquals(before, ((StatementsStored) first.event()).statements().get(0).id());
                 assertEquals("small", ((DocumentWritten) tailer.next().event()).key().id());

@@ -6,15 +6,15 @@ package dev.cairn.log;
  * tail after the last synced entry is repaired by the next writer or by {@code cairn log check --truncate-torn-tail}.
  */
 public final class BadLogEntryException extends IllegalStateException {
-    private final long index;
+    private final long position;
 
-    public BadLogEntryException(long index, String problem) {
-        super("log entry at index " + Long.toHexString(index) + " " + problem);
-        this.index = index;
+    public BadLogEntryException(long position, String problem) {
+        super("log entry at index " + Long.toHexString(position) + " " + problem);
+        this.position = position;
     }
 
-    /** The log index of the entry. */
-    public long index() {
-        return index;
+    /** The log position of the entry. */
+    public long position() {
+        return position;
     }
 }

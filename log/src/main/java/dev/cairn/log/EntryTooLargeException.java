@@ -7,7 +7,7 @@ public final class EntryTooLargeException extends RuntimeException {
     private final long length;
     private final long maxLength;
 
-    EntryTooLargeException(long length, long maxLength) {
+    public EntryTooLargeException(long length, long maxLength) {
         super("an event of " + length + " bytes does not fit in a log entry (at most " + maxLength + " bytes)");
         this.length = length;
         this.maxLength = maxLength;

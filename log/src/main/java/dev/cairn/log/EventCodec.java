@@ -37,7 +37,8 @@ import net.openhft.chronicle.bytes.BytesOut;
  *  attachment: sha2 | contentType | content length (i32) | content
  * </pre>
  *
- * Document events (a key is kind byte, activityId, agent, registration, id):
+ * Document events (a key is kind byte, activityId, agent, registration, id; the kind byte is the ordinal of
+ * {@link DocumentKey.Kind}, so its kinds' order is part of the format: add new kinds at the end):
  * <pre>
  *  type 2, document written:  key | contentType | content length (i32) | content | etag | updated ms (int64)
  *  type 3, documents deleted: key | all (byte 0/1) | updated ms (int64)
@@ -53,14 +54,15 @@ import net.openhft.chronicle.bytes.BytesOut;
  *  | 2      | crc32c (int32) | type   | as format 1 after its type byte
  *  +--------+----------------+--------+-------------------------------------
  * </pre>
- * Type 0 (format 2 only) is a void entry: a torn entry that the next writer neutralised ({@link TornTail}); it
- * keeps its place, and so Chronicle's index and sequence numbers, and readers skip it. Format 1 entries read as
+ * Type 0 (format 2 only) is a void entry: a torn entry that the next writer neutralised
+ * ({@code dev.cairn.log.chronicle.TornTail}); it keeps its place, and so Chronicle's index and sequence numbers, and
+ * readers skip it. Format 1 entries read as
  * before, checked only by their structure.
  */
 public final class EventCodec {
     public static final byte FORMAT_1 = 1;
     public static final byte FORMAT_2 = 2;
-    static final byte TYPE_VOID = 0;
+    public static final byte TYPE_VOID = 0;
     static final byte TYPE_STATEMENTS_STORED = 1;
     static final byte TYPE_DOCUMENT_WRITTEN = 2;
     static final byte TYPE_DOCUMENTS_DELETED = 3;
@@ -99,7 +101,7 @@ public final class EventCodec {
     }
 
     /** Writes a void entry of {@code length} bytes (at least {@link #VOID_MIN}) at the write position of {@code out}. */
-    static void encodeVoid(BytesOut<?> out, int length) {
+    public static void encodeVoid(BytesOut<?> out, int length) {
         Bytes<byte[]> body = Bytes.allocateElasticOnHeap(length);
         body.writeByte(TYPE_VOID);
         body.writeSkip(length - VOID_MIN);
@@ -113,7 +115,7 @@ public final class EventCodec {
     }
 
     /** The shortest entry a void entry can replace. */
-    static final int VOID_MIN = 6;
+    public static final int VOID_MIN = 6;
 
     /** The bytes of a body in format 1's layout after its format byte. */
     private static void encodeBody(Event event, BytesOut<?> out) {
@@ -218,7 +220,7 @@ public final class EventCodec {
     }
 
     private static void putKey(BytesOut<?> out, DocumentKey key) {
-        out.writeByte((byte) key.kind().ordinal());
+        out.writeByte((byte) key.kind().ordinal()); // the format: new DocumentKey kinds go at the end, never between
         putString(out, key.activityId());
         putString(out, key.agent());
         putString(out, key.registration());

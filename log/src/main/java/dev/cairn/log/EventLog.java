@@ -1,212 +1,58 @@
 package dev.cairn.log;
 
-import java.nio.file.Path;
 import java.util.List;
-import net.openhft.chronicle.bytes.SyncMode;
-import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
-import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
 
 /**
- * The log directory, opened once per process. Appenders and tailers are bound to the thread that creates them
- * (Chronicle checks this), so create them on the thread that uses them.
+ * The event log, opened once per process: one writer appends ({@link #appender()}), any number of readers tail it.
+ * Appenders and tailers may be bound to the thread that creates them, so create them on the thread that uses them.
+ *
+ * <p>A position names one entry. Positions are opaque: they grow in log order (a later entry has a greater one),
+ * an entry's is never negative, and that is all a user may rely on: never compute a neighbour's position from
+ * one (no {@code + 1}), never decode one. {@link #START} comes before every entry. A position is stored as is
+ * (the projector's watermark) and read back by every later release of the same log implementation.
  */
-public final class EventLog implements AutoCloseable {
-    static {
-        // Chronicle phones home and prints a banner unless told otherwise; the launcher sets these too.
-        System.setProperty("chronicle.analytics.disable", "true");
-        System.setProperty("chronicle.announcer.disable", "true");
-    }
+public interface EventLog extends AutoCloseable {
+    /** The position before the first entry: a tailer after it reads the whole log; an empty log's last position. */
+    long START = -1;
 
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(EventLog.class);
+    /** Where the log lives, for messages: a directory, say, or a cluster's address. */
+    String location();
 
-    /**
-     * Chronicle's memory-mapping chunk. An entry may take at most a quarter of it (Chronicle's overlap, the part of
-     * the next chunk mapped with each one): 128 MiB holds entries of 32 MiB, room for a body of the largest
-     * {@code --max-body} with the fields the sequencer adds. Files are sparse, so disk use is what entries take.
-     */
-    public static final long BLOCK_SIZE = 128L << 20;
-
-    private final Path dir;
-    private final SingleChronicleQueue queue;
-    private final SyncedPosition synced;
-
-    private EventLog(Path dir, SingleChronicleQueue queue, SyncedPosition synced) {
-        this.dir = dir;
-        this.queue = queue;
-        this.synced = synced;
-    }
-
-    /** Opens (creating if needed) the log in {@code dir}, with msync on every {@link LogAppender#sync()}. */
-    public static EventLog open(Path dir) {
-        return open(dir, BLOCK_SIZE);
-    }
-
-    /**
-     * Opens the log with another block size, which bounds its entries ({@link #maxEntryBytes()}); every process
-     * of a log must use the same one. Tests use a small one to reach the limit with small events.
-     */
-    public static EventLog open(Path dir, long blockSize) {
-        SingleChronicleQueue queue = SingleChronicleQueueBuilder.binary(dir).blockSize(blockSize)
-                .syncMode(SyncMode.SYNC).build();
-        try {
-            return new EventLog(dir, queue, SyncedPosition.open(dir));
-        } catch (RuntimeException e) {
-            queue.close();
-            throw e;
-        }
-    }
-
-    /** The most bytes one event may take in this log: Chronicle's limit for one entry. */
-    public long maxEntryBytes() {
-        return queue.overlapSize();
-    }
-
-    public Path dir() {
-        return dir;
-    }
+    /** The most bytes one event may take in this log ({@link EventCodec#encodedLength}). */
+    long maxEntryBytes();
 
     /**
      * A new appender for the calling thread, after voiding the torn tail a crash may have left
-     * ({@link #repairTornTail()}). One sequencer appends to a log at a time (the caller holds {@link WriterLock}).
+     * ({@link #repairTornTail()}). One writer appends to a log at a time (the caller holds {@link WriterLock}).
      */
-    public LogAppender appender() {
-        return appender(true);
-    }
-
-    LogAppender appender(boolean preallocate) {
-        repairTornTail();
-        return new LogAppender(queue, synced, maxEntryBytes(), preallocate);
-    }
+    LogAppender appender();
 
     /**
      * Voids the torn tail (the entries after the last synced position from the first that fails its check on), syncs
      * what follows the synced position and records the log's end as synced. Only the log's writer may call this.
      *
-     * @return a line per entry voided, naming its index and what was wrong with it
+     * @return a line per entry voided, naming its position and what was wrong with it
      */
-    public List<String> repairTornTail() {
-        long record = synced.get();
-        TornTail.Tail tail = TornTail.find(queue, record);
-        if (tail.endUnreadable()) {
-            throw new UnreadableEndException(unreadableEnd(tail));
-        }
-        TornTail.repair(tail);
-        synced.set(lastIndex());
-        List<String> voided = tail.torn().stream()
-                .map(t -> "voided the torn log entry at index " + Long.toHexString(t.index()) + ": " + t.problem()).toList();
-        voided.forEach(LOG::warn);
-        return voided;
-    }
-
-    /**
-     * What {@code cairn log check --truncate-torn-tail} does, with every other process on the log stopped: voids the
-     * torn tail in place or, when the log cannot be read up to its end, rewrites its last cycle file without it.
-     *
-     * @return a line per repair made
-     */
-    public static List<String> truncateTornTail(Path dir) {
-        long synced;
-        try (EventLog log = open(dir)) {
-            try {
-                return log.repairTornTail();
-            } catch (UnreadableEndException e) {
-                synced = log.synced.get();
-            }
-        }
-        long dropped = CycleRewrite.rewriteLastCycle(dir, synced);
-        List<String> done = new java.util.ArrayList<>();
-        done.add("rewrote the log's last cycle file without the " + dropped + " entries of its torn tail");
-        try (EventLog log = open(dir)) {
-            done.addAll(log.repairTornTail());
-        }
-        return done;
-    }
-
-    private String unreadableEnd(TornTail.Tail tail) {
-        return "the log in " + dir + " cannot be read past index " + Long.toHexString(tail.lastReadable())
-                + ", though Chronicle's write position lies past it: the bytes of entries that were never synced are"
-                + " gone (a crash or a file cut short), and an append would land where no reader reaches; "
-                + "stop every Cairn process on this log and run 'cairn log check --truncate-torn-tail'";
-    }
-
-    /** The entries after the last synced position that fail their check, without changing anything. */
-    public List<String> tornTail() {
-        return TornTail.find(queue, synced.get()).torn().stream()
-                .map(t -> "log entry at index " + Long.toHexString(t.index()) + ": " + t.problem()).toList();
-    }
+    List<String> repairTornTail();
 
     /** Reads every entry from the start and reports the bad ones, without changing anything. */
-    public LogCheck check() {
-        long record = synced.get();
-        TornTail.Tail tail = TornTail.find(queue, record);
-        java.util.Set<Long> torn = new java.util.HashSet<>();
-        tail.torn().forEach(t -> torn.add(t.index()));
-        List<String> damaged = new java.util.ArrayList<>();
-        long entries = 0;
-        long voided = 0;
-        try (net.openhft.chronicle.queue.ExcerptTailer tailer = queue.createTailer()) {
-            tailer.toStart();
-            while (true) {
-                try (net.openhft.chronicle.wire.DocumentContext dc = tailer.readingDocument()) {
-                    if (!dc.isPresent()) {
-                        break;
-                    }
-                    entries++;
-                    long index = dc.index();
-                    String problem = TornTail.problem(dc.wire().bytes(), index);
-                    if (problem != null && !torn.contains(index)) {
-                        damaged.add(problem);
-                    } else if (problem == null && TornTail.isVoid(dc.wire().bytes())) {
-                        voided++;
-                    }
-                }
-            }
-        }
-        List<String> tornTail = new java.util.ArrayList<>(tail.torn().stream()
-                .map(t -> "log entry at index " + Long.toHexString(t.index()) + ": " + t.problem()).toList());
-        if (tail.endUnreadable()) {
-            tornTail.add(unreadableEnd(tail));
-        }
-        return new LogCheck(entries, voided, lastIndex(), record, damaged, tornTail);
-    }
+    LogCheck check();
 
-    /** The index of the last entry known to be synced; {@link Long#MAX_VALUE} when the log has no record of it. */
-    public long syncedIndex() {
-        return synced.get();
-    }
-
-    /** A new tailer for the calling thread that returns the entries after {@code afterIndex}, or all if it is -1. */
-    public LogTailer tailer(long afterIndex) {
-        return new LogTailer(queue.createTailer(), afterIndex, () -> Long.MAX_VALUE);
-    }
+    /** A new tailer for the calling thread that returns the entries after {@code after} ({@link #START}: all). */
+    LogTailer tailer(long after);
 
     /**
      * As {@link #tailer}, but it stops before an entry that is not synced yet: a projector that applies only these
      * never holds an entry that a crash could still take out of the log.
      */
-    public LogTailer syncedTailer(long afterIndex) {
-        return new LogTailer(queue.createTailer(), afterIndex, synced::get);
-    }
+    LogTailer syncedTailer(long after);
 
-    /** The index of the last entry, or -1 when the log is empty. */
-    public long lastIndex() {
-        long last = queue.lastIndex();
-        return last < 0 ? -1 : last;
-    }
+    /** The position of the last entry, or {@link #START} when the log is empty. */
+    long lastPosition();
 
-    /** How many entries the log holds after {@code index} (-1: all of them). */
-    public long entriesAfter(long index) {
-        long last = queue.lastIndex();
-        if (last < 0 || last <= index) {
-            return 0;
-        }
-        long from = index < 0 ? queue.firstIndex() : index;
-        // countExcerpts counts [from, last): as many as (index, last] when starting at the watermark's own entry.
-        return queue.countExcerpts(from, last) + (index < 0 ? 1 : 0);
-    }
+    /** How many entries the log holds after {@code position} ({@link #START}: all of them). */
+    long entriesAfter(long position);
 
     @Override
-    public void close() {
-        queue.close();
-    }
+    void close();
 }

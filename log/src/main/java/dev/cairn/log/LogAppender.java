@@ -1,169 +1,25 @@
 package dev.cairn.log;
 
-import java.io.File;
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
-import java.nio.file.StandardOpenOption;
-import net.openhft.chronicle.bytes.Bytes;
-import net.openhft.chronicle.queue.ExcerptAppender;
-import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
-import net.openhft.chronicle.wire.DocumentContext;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 /**
  * Appends events. An append is visible to tailers at once but durable only after {@link #sync()}, which the
  * sequencer calls once per ring batch (group commit) before acknowledging the batch's requests; the sync then
- * records the synced position ({@link SyncedPosition}), which a projector does not read past.
+ * records the synced position, which a {@link EventLog#syncedTailer} does not read past.
  *
- * <p>An append either writes its whole entry or leaves nothing a reader takes for an event, whatever fails: a
- * full disk is found before writing (blocks are reserved ahead, {@link Preallocation}) and refused with
- * {@link LogFullException}; any other failure, Errors included (a SIGBUS of the memory-mapped file arrives as an
- * {@link InternalError}), rolls the entry back, and the next append starts on a new Chronicle appender once the
- * bytes the failed one may have left past the log's end are zeroed.
+ * <p>An append either writes its whole entry or leaves nothing a reader takes for an event, whatever fails.
  */
-public final class LogAppender implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(LogAppender.class);
-    /** The bit of a Chronicle header that marks an entry still being written. */
-    private static final int NOT_COMPLETE = 0x80000000;
-
-    private final SingleChronicleQueue queue;
-    private final SyncedPosition synced;
-    private final Preallocation preallocation;
-    private final long maxEntryBytes;
-    private ExcerptAppender appender;
-    private long lastAppended = -1;
-    /** After a failed append: the region of {@link #dirtyFile} to zero before the next one, or null. */
-    private File dirtyFile;
-    private long dirtyFrom;
-    private long dirtyTo;
-
+public interface LogAppender extends AutoCloseable {
     /**
-     * @param maxEntryBytes the most one entry may hold
-     * @param preallocate   false only in tests of what happens without it (a write that faults)
-     */
-    LogAppender(SingleChronicleQueue queue, SyncedPosition synced, long maxEntryBytes, boolean preallocate) {
-        this.queue = queue;
-        this.synced = synced;
-        this.maxEntryBytes = maxEntryBytes;
-        this.preallocation = preallocate ? new Preallocation() : null;
-        this.appender = queue.createAppender();
-    }
-
-    /**
-     * Appends one event and returns its index.
+     * Appends one event and returns its position.
      *
      * @throws EntryTooLargeException when the event is larger than an entry (nothing was appended)
      * @throws LogFullException when the disk has no room for it (nothing was appended)
      * @throws LogWriteException when it could not be appended for another reason (nothing was appended)
      */
-    public long append(Event event) {
-        long size = EventCodec.encodedLength(event);
-        if (size > maxEntryBytes) {
-            throw new EntryTooLargeException(size, maxEntryBytes);
-        }
-        if (appender == null) {
-            reopen();
-        }
-        long start = -1;
-        File file = null;
-        try {
-            DocumentContext dc = appender.writingDocument();
-            try {
-                Bytes<?> bytes = dc.wire().bytes();
-                start = bytes.writePosition();
-                file = appender.currentFile();
-                if (preallocation != null) {
-                    preallocation.reserve(file, start, start + size);
-                }
-                EventCodec.encode(event, bytes);
-            } catch (Throwable t) {
-                dc.rollbackOnClose(); // never leave a part of an event in the log
-                throw t;
-            } finally {
-                dc.close();
-            }
-        } catch (LogFullException e) {
-            throw e;
-        } catch (Throwable t) {
-            discard(file, start, size);
-            throw new LogWriteException("cannot append to the log: " + t, t);
-        }
-        lastAppended = appender.lastIndexAppended();
-        return lastAppended;
-    }
+    long append(Event event);
 
-    /**
-     * After a failure inside Chronicle the appender's own state is not to be trusted: drop it. Its rollback zeroed
-     * the entry up to where writing stopped, but a write cut short by a fault may have left bytes after that, past
-     * the log's end, where Chronicle expects zeros.
-     */
-    private void discard(File file, long start, long size) {
-        try {
-            appender.sync(); // the entries appended before this one still need their sync
-            if (lastAppended >= 0) {
-                synced.set(lastAppended);
-            }
-        } catch (Throwable t) {
-            LOG.warn("cannot sync the log after a failed append", t);
-        }
-        try {
-            appender.close();
-        } catch (Throwable t) {
-            LOG.warn("cannot close the log appender after a failed append", t);
-        }
-        appender = null;
-        if (file != null && start >= 4) {
-            dirtyFile = file;
-            dirtyFrom = start - 4; // its header
-            dirtyTo = start + size;
-        }
-    }
-
-    private void reopen() {
-        if (dirtyFile != null) {
-            try (FileChannel ch = FileChannel.open(dirtyFile.toPath(), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-                ByteBuffer header = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
-                ch.read(header, dirtyFrom);
-                int h = header.flip().remaining() == 4 ? header.getInt() : 0;
-                if (h != 0 && (h & NOT_COMPLETE) == 0) {
-                    // Chronicle completed the entry before failing (in its index): it is in the log, leave it be.
-                    dirtyFile = null;
-                    appender = queue.createAppender();
-                    return;
-                }
-                ByteBuffer zeros = ByteBuffer.allocate((int) Math.min(1 << 20, dirtyTo - dirtyFrom));
-                for (long at = dirtyFrom; at < dirtyTo; ) {
-                    zeros.clear().limit((int) Math.min(zeros.capacity(), dirtyTo - at));
-                    at += ch.write(zeros, at);
-                }
-                ch.force(false);
-            } catch (IOException e) {
-                throw new LogFullException("cannot clear the log's end after a failed append: " + e.getMessage());
-            }
-            dirtyFile = null;
-        }
-        appender = queue.createAppender();
-    }
-
-    /** Forces every appended entry to disk (msync), then records it as the synced position. */
-    public void sync() {
-        if (appender == null || lastAppended < 0) {
-            return;
-        }
-        appender.sync();
-        synced.set(lastAppended);
-    }
+    /** Forces every appended entry to disk, then records it as the synced position. */
+    void sync();
 
     @Override
-    public void close() {
-        if (preallocation != null) {
-            preallocation.close();
-        }
-        if (appender != null) {
-            appender.close();
-        }
-    }
+    void close();
 }

@@ -1,5 +1,5 @@
 package dev.cairn.log;
 
-/** An event and the log index it was read at. */
-public record LogEntry(long index, Event event) {
+/** An event and the log position it was read at. */
+public record LogEntry(long position, Event event) {
 }

@@ -1,71 +1,17 @@
 package dev.cairn.log;
 
-import java.util.function.LongSupplier;
-import net.openhft.chronicle.queue.ExcerptTailer;
-import net.openhft.chronicle.wire.DocumentContext;
-
-/** Reads events in log order, starting after a given index. */
-public final class LogTailer implements AutoCloseable {
-    private final ExcerptTailer tailer;
-    /** The last index it may return. */
-    private final LongSupplier limit;
-
-    LogTailer(ExcerptTailer tailer, long afterIndex, LongSupplier limit) {
-        this.tailer = tailer;
-        this.limit = limit;
-        if (afterIndex < 0) {
-            tailer.toStart();
-        } else {
-            if (!tailer.moveToIndex(afterIndex)) {
-                throw new IllegalStateException("log index " + Long.toHexString(afterIndex)
-                        + " is not in the log; was a log cycle file deleted?");
-            }
-            try (DocumentContext dc = tailer.readingDocument()) {
-                if (!dc.isPresent()) {
-                    throw new IllegalStateException("log entry " + Long.toHexString(afterIndex) + " cannot be read");
-                }
-            }
-        }
-    }
-
+/** Reads events in log order, starting after a given position. */
+public interface LogTailer extends AutoCloseable {
     /**
      * The next entry, or null when the tailer has reached the end of the log (or of what is synced) for now.
      *
      * @throws BadLogEntryException when the next entry is not a whole event; the tailer stays before it
      */
-    public LogEntry next() {
-        try (DocumentContext dc = tailer.readingDocument()) {
-            if (!dc.isPresent()) {
-                return null;
-            }
-            long index = dc.index();
-            if (index > limit.getAsLong()) {
-                dc.rollbackOnClose();
-                return null;
-            }
-            try {
-                return new LogEntry(index, EventCodec.decode(dc.wire().bytes(), index));
-            } catch (BadLogEntryException e) {
-                dc.rollbackOnClose();
-                throw e;
-            }
-        }
-    }
+    LogEntry next();
 
-    /** The entry at {@code index} (random access; the tailer then continues after it). */
-    public LogEntry at(long index) {
-        if (!tailer.moveToIndex(index)) {
-            throw new IllegalStateException("log index " + Long.toHexString(index) + " is not in the log");
-        }
-        LogEntry e = next();
-        if (e == null) {
-            throw new IllegalStateException("log entry " + Long.toHexString(index) + " cannot be read");
-        }
-        return e;
-    }
+    /** The entry at {@code position} (random access; the tailer then continues after it). */
+    LogEntry at(long position);
 
     @Override
-    public void close() {
-        tailer.close();
-    }
+    void close();
 }

@@ -75,7 +75,7 @@ class EventCodecTest {
     @Test
     void anEntryOfZerosIsBadAndNamesItsIndex() {
         BadLogEntryException e = assertThrows(BadLogEntryException.class, () -> decoded(new byte[400], 0xabc));
-        assertEquals(0xabc, e.index());
+        assertEquals(0xabc, e.position());
         assertTrue(e.getMessage().contains("abc"), e.getMessage());
     }
 
@@ -123,6 +123,15 @@ class EventCodecTest {
         for (Event e : events) {
             assertEquals(encoded(e).length, EventCodec.encodedLength(e), e.toString());
         }
+    }
+
+    @Test
+    void anUnknownFormatIsRejectedWithTheIndex() {
+        byte[] data = encoded(new StatementsStored(List.of(new StoredStatement(ID, 42, JSON))));
+        data[0] = 9;
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> decoded(data, 0x1234));
+        assertTrue(e.getMessage().contains("1234"), e.getMessage());
+        assertTrue(e.getMessage().contains("format 9"), e.getMessage());
     }
 
     private static byte[] typeOneEntry() {

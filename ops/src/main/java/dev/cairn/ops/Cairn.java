@@ -42,6 +42,7 @@ import dev.cairn.ingest.Sequencer;
 import dev.cairn.ingest.StatementWriteHandler;
 import dev.cairn.log.EventLog;
 import dev.cairn.log.WriterLock;
+import dev.cairn.log.chronicle.ChronicleLog;
 import dev.cairn.projector.Projector;
 import dev.cairn.projector.ProjectorRunner;
 import dev.cairn.projector.WatermarkPoller;
@@ -114,7 +115,7 @@ public final class Cairn implements AutoCloseable {
             new JvmMemoryMetrics().bindTo(metrics);
             new JvmGcMetrics().bindTo(metrics);
             new ProcessorMetrics().bindTo(metrics);
-            EventLog log = started(EventLog.open(s.get(LOG_DIR)));
+            EventLog log = started(ChronicleLog.open(s.get(LOG_DIR)));
             if (roles.contains(Role.INGEST)) {
                 log.repairTornTail(); // here, not on the sequencer's thread: a log it cannot repair stops the start
             }

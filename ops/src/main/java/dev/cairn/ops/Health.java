@@ -61,7 +61,7 @@ final class Health {
     /** How long the oldest log entry after the watermark has waited; 0 when the watermark is at the log's end. */
     long lagMillis() {
         Watermark w = tracker.current();
-        if (log.lastIndex() <= w.logIndex()) {
+        if (log.lastPosition() <= w.logIndex()) {
             return 0;
         }
         Oldest o = oldest;

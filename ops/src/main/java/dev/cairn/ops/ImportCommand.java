@@ -10,6 +10,7 @@ import static dev.cairn.ops.SettingTable.XAPI_VERSION;
 import dev.cairn.auth.KeyAndSecret;
 import dev.cairn.importer.ImportJob;
 import dev.cairn.importer.Importer;
+import dev.cairn.log.chronicle.ChronicleLog;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
@@ -95,7 +96,7 @@ final class ImportCommand implements Callable<Integer> {
             err.println("cairn import: " + e.getMessage());
             return Importer.BAD_JOB;
         }
-        return new Importer(job, spec.commandLine().getOut(), err).run();
+        return new Importer(job, ChronicleLog::open, spec.commandLine().getOut(), err).run();
     }
 
     private static KeyAndSecret credential(String option, String value) {

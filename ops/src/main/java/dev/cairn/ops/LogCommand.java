@@ -5,6 +5,7 @@ import static dev.cairn.ops.SettingTable.LOG_DIR;
 import dev.cairn.log.EventLog;
 import dev.cairn.log.LogCheck;
 import dev.cairn.log.WriterLock;
+import dev.cairn.log.chronicle.ChronicleLog;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.Optional;
@@ -45,7 +46,7 @@ final class LogCommand {
                     return 1;
                 }
                 try (WriterLock held = lock.get()) {
-                    List<String> repaired = EventLog.truncateTornTail(s.get(LOG_DIR));
+                    List<String> repaired = ChronicleLog.truncateTornTail(s.get(LOG_DIR));
                     repaired.forEach(System.out::println);
                     if (repaired.isEmpty()) {
                         System.out.println("no torn tail to truncate");
@@ -56,12 +57,12 @@ final class LogCommand {
                 }
             }
             LogCheck check;
-            try (EventLog log = EventLog.open(s.get(LOG_DIR))) {
+            try (EventLog log = ChronicleLog.open(s.get(LOG_DIR))) {
                 check = log.check();
             }
             System.out.printf("%,d log entries, last index %s, last synced %s%s%n", check.entries(),
-                    Long.toHexString(check.lastIndex()), check.syncedIndex() == Long.MAX_VALUE ? "not recorded"
-                            : Long.toHexString(check.syncedIndex()),
+                    Long.toHexString(check.lastPosition()), check.syncedPosition() == Long.MAX_VALUE ? "not recorded"
+                            : Long.toHexString(check.syncedPosition()),
                     check.voided() > 0 ? ", " + check.voided() + " voided torn entries" : "");
             for (String t : check.tornTail()) {
                 System.out.println("torn tail: " + t + " (repair: cairn log check --truncate-torn-tail)");

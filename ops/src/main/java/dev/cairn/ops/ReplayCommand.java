@@ -6,6 +6,7 @@ import static dev.cairn.ops.SettingTable.PROJECTOR_BATCH;
 
 import dev.cairn.log.BadLogEntryException;
 import dev.cairn.log.EventLog;
+import dev.cairn.log.chronicle.ChronicleLog;
 import dev.cairn.projector.Projector;
 import dev.cairn.projector.ProjectorRunner;
 import dev.cairn.projector.ReplayProgress;
@@ -38,7 +39,7 @@ final class ReplayCommand implements Callable<Integer> {
             System.err.println("cairn replay: there is no log at " + s.get(LOG_DIR));
             return 1;
         }
-        try (EventLog log = EventLog.open(s.get(LOG_DIR)); ReplayTarget target = ReplayTarget.create(s.get(DB).jdbc())) {
+        try (EventLog log = ChronicleLog.open(s.get(LOG_DIR)); ReplayTarget target = ReplayTarget.create(s.get(DB).jdbc())) {
             try (Database db = Database.open(target.url())) {
                 replay(log, db, s.get(PROJECTOR_BATCH), new TerminalProgress());
             }

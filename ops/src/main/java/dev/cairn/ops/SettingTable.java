@@ -3,7 +3,7 @@ package dev.cairn.ops;
 import dev.cairn.auth.KeyAndSecret;
 import dev.cairn.http.CorsPolicy;
 import dev.cairn.ingest.AckMode;
-import dev.cairn.log.EventLog;
+import dev.cairn.log.chronicle.ChronicleLog;
 import dev.cairn.store.Database;
 import dev.cairn.store.DatabaseUrl;
 import dev.cairn.xapi.XapiVersion;
@@ -21,7 +21,7 @@ import java.util.function.Function;
  */
 final class SettingTable {
     /** The largest max-body: a body of it, with the fields the sequencer adds, fits in one log entry. */
-    static final long MAX_MAX_BODY = EventLog.BLOCK_SIZE / 4 - (1 << 20);
+    static final long MAX_MAX_BODY = ChronicleLog.BLOCK_SIZE / 4 - (1 << 20);
     /** How many bodies of the largest size unauthenticated requests may hold together by default. */
     static final int UNAUTHENTICATED_BODIES = 4;
 

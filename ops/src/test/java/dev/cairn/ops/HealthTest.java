@@ -7,6 +7,7 @@ import dev.cairn.log.EventLog;
 import dev.cairn.log.LogAppender;
 import dev.cairn.log.StatementsStored;
 import dev.cairn.log.StoredStatement;
+import dev.cairn.log.chronicle.ChronicleLog;
 import dev.cairn.store.Watermark;
 import dev.cairn.store.WatermarkTracker;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -33,7 +34,7 @@ class HealthTest {
 
     @Test
     void theLagIsHowLongTheOldestEntryNotAppliedHasWaited() {
-        try (EventLog log = EventLog.open(dir.resolve("log")); LogAppender appender = log.appender()) {
+        try (EventLog log = ChronicleLog.open(dir.resolve("log")); LogAppender appender = log.appender()) {
             long now = System.currentTimeMillis();
             long first = appender.append(stampedAt(now - 20_000));
             long second = appender.append(stampedAt(now - 1_000));

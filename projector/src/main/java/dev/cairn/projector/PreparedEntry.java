@@ -43,7 +43,7 @@ record PreparedEntry(LogEntry entry, List<Prepared> statements) {
             try {
                 statement = StatementParser.parseStored(s.json()).statement();
             } catch (RuntimeException e) {
-                throw new BadLogEntryException(entry.index(), "holds statement " + s.id() + " that does not parse: "
+                throw new BadLogEntryException(entry.position(), "holds statement " + s.id() + " that does not parse: "
                         + e.getMessage());
             }
             ProjectedStatement p = new ProjectedStatement(s.id(), s.storedMillis(), s.json(), FilterKeys.of(statement),

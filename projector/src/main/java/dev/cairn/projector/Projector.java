@@ -138,7 +138,7 @@ public final class Projector implements AutoCloseable {
                 for (PreparedEntry e : chunk.entries()) {
                     apply(e);
                     statements += e.size();
-                    lastIndex = e.entry().index();
+                    lastIndex = e.entry().position();
                 }
                 entries += chunk.entries().size();
                 if (bad != null) {
@@ -170,7 +170,7 @@ public final class Projector implements AutoCloseable {
 
     /** What the projector says when it meets an entry it cannot apply: where, and what an operator does about it. */
     private BadLogEntryException stopped(BadLogEntryException bad) {
-        return new BadLogEntryException(bad.index(), "cannot be applied, so the projector stops after log index "
+        return new BadLogEntryException(bad.position(), "cannot be applied, so the projector stops after log index "
                 + Long.toHexString(writer.watermark().logIndex()) + " (" + bad.getMessage() + "). Run 'cairn log check'"
                 + " on this log: a torn tail is voided by 'cairn log check --truncate-torn-tail', then restart; an "
                 + "entry damaged before the last synced position needs the log restored from a copy");

@@ -47,7 +47,7 @@ public final class WatermarkPoller implements AutoCloseable {
     /** One poll: read the clock first, so a drained log vouches only for statements stamped before it. */
     void poll() {
         long now = tracker.clock().millis();
-        long logEnd = log.lastIndex();
+        long logEnd = log.lastPosition();
         Watermark w = db.watermark();
         if (w.logIndex() != tracker.current().logIndex()) {
             tracker.advanced(w);

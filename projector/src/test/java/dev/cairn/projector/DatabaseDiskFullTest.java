@@ -7,6 +7,7 @@ import dev.cairn.log.EventLog;
 import dev.cairn.log.LogAppender;
 import dev.cairn.log.StatementsStored;
 import dev.cairn.log.StoredStatement;
+import dev.cairn.log.chronicle.ChronicleLog;
 import dev.cairn.store.Database;
 import dev.cairn.store.ProjectionChecksum;
 import dev.cairn.store.SmallFilesystem;
@@ -47,7 +48,7 @@ class DatabaseDiskFullTest {
     @Test
     void aProjectorOutOfDiskSpaceResumesOnceSpaceIsFreedWithTheTablesOfAnUninterruptedRun() throws Exception {
         String padding = "y".repeat(1500);
-        try (EventLog log = EventLog.open(dir.resolve("log")); LogAppender appender = log.appender()) {
+        try (EventLog log = ChronicleLog.open(dir.resolve("log")); LogAppender appender = log.appender()) {
             for (int e = 0; e < 200; e++) {
                 List<StoredStatement> batch = new ArrayList<>();
                 for (int i = 0; i < 50; i++) {

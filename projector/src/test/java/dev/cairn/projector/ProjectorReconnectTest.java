@@ -8,6 +8,7 @@ import dev.cairn.log.EventLog;
 import dev.cairn.log.LogAppender;
 import dev.cairn.log.StatementsStored;
 import dev.cairn.log.StoredStatement;
+import dev.cairn.log.chronicle.ChronicleLog;
 import dev.cairn.store.Database;
 import dev.cairn.store.ProjectionChecksum;
 import dev.cairn.store.TestDatabase;
@@ -63,7 +64,7 @@ class ProjectorReconnectTest {
     @Test
     void aTransactionOnALostConnectionIsRetriedOnANewOneAndGivesTheTablesOfAnUninterruptedRun() throws SQLException {
         try (TestDatabase database = TestDatabase.create("postgresql", dir);
-             EventLog log = EventLog.open(dir.resolve("log")); Database db = Database.open(database.url());
+             EventLog log = ChronicleLog.open(dir.resolve("log")); Database db = Database.open(database.url());
              LogAppender appender = log.appender()) {
             WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
             try (Projector projector = new Projector(log, db, tracker, 100)) {
@@ -100,7 +101,7 @@ class ProjectorReconnectTest {
     void aCommitWhoseAnswerTheLostConnectionNeverGaveIsFoundCommittedAndNotAppliedTwice() throws Exception {
         try (TestDatabase database = TestDatabase.create("postgresql", dir);
              CommitCuttingProxy proxy = CommitCuttingProxy.forUrl(database.url());
-             EventLog log = EventLog.open(dir.resolve("log")); Database db = Database.open(proxy.url(database.url()));
+             EventLog log = ChronicleLog.open(dir.resolve("log")); Database db = Database.open(proxy.url(database.url()));
              LogAppender appender = log.appender()) {
             WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
             try (Projector projector = new Projector(log, db, tracker, 100)) {

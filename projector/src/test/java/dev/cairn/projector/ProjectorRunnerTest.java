@@ -7,6 +7,7 @@ import dev.cairn.log.EventLog;
 import dev.cairn.log.LogAppender;
 import dev.cairn.log.StatementsStored;
 import dev.cairn.log.StoredStatement;
+import dev.cairn.log.chronicle.ChronicleLog;
 import dev.cairn.store.Database;
 import dev.cairn.store.WatermarkTracker;
 import java.nio.charset.StandardCharsets;
@@ -37,7 +38,7 @@ class ProjectorRunnerTest {
 
     @BeforeEach
     void open() {
-        log = EventLog.open(dir.resolve("log"));
+        log = ChronicleLog.open(dir.resolve("log"));
         db = Database.open("jdbc:sqlite:" + dir.resolve("cairn.db"));
         appender = log.appender();
         tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());

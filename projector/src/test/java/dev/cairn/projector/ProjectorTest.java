@@ -10,6 +10,7 @@ import dev.cairn.log.EventLog;
 import dev.cairn.log.LogAppender;
 import dev.cairn.log.StatementsStored;
 import dev.cairn.log.StoredStatement;
+import dev.cairn.log.chronicle.ChronicleLog;
 import dev.cairn.store.Database;
 import dev.cairn.store.FencedException;
 import dev.cairn.store.KeyFilter;
@@ -57,7 +58,7 @@ class ProjectorTest extends DatabaseOnEachDialect {
 
     @Test
     void appliesWhatTheLogHoldsAndMovesTheWatermark() {
-        try (EventLog log = EventLog.open(dir.resolve("log")); Database db = db(); LogAppender appender = log.appender()) {
+        try (EventLog log = ChronicleLog.open(dir.resolve("log")); Database db = db(); LogAppender appender = log.appender()) {
             long index = appender.append(new StatementsStored(List.of(
                     statement(UUID.randomUUID(), 1, COMPLETED, activity("http://example.com/a")),
                     statement(UUID.randomUUID(), 2, COMPLETED, activity("http://example.com/b")))));
@@ -75,7 +76,7 @@ class ProjectorTest extends DatabaseOnEachDialect {
 
     @Test
     void aSecondProjectorOnTheSameDatabaseIsFenced() {
-        try (EventLog log = EventLog.open(dir.resolve("log")); Database db = db(); LogAppender appender = log.appender()) {
+        try (EventLog log = ChronicleLog.open(dir.resolve("log")); Database db = db(); LogAppender appender = log.appender()) {
             WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
             try (Projector first = new Projector(log, db, tracker, 100); Projector second = new Projector(log, db, tracker, 100)) {
                 appender.append(new StatementsStored(List.of(statement(UUID.randomUUID(), 1, COMPLETED, activity("http://example.com/a")))));
@@ -91,7 +92,7 @@ class ProjectorTest extends DatabaseOnEachDialect {
     void aVoidingStatementStoredBeforeItsTargetVoidsTheTargetOnArrival() {
         UUID target = UUID.randomUUID();
         UUID voiding = UUID.randomUUID();
-        try (EventLog log = EventLog.open(dir.resolve("log")); Database db = db(); LogAppender appender = log.appender()) {
+        try (EventLog log = ChronicleLog.open(dir.resolve("log")); Database db = db(); LogAppender appender = log.appender()) {
             appender.append(new StatementsStored(List.of(statement(voiding, 1,
                     "http://adlnet.gov/expapi/verbs/voided", ref(target)))));
             appender.append(new StatementsStored(List.of(statement(target, 2, COMPLETED, activity("http://example.com/a")))));
@@ -118,7 +119,7 @@ class ProjectorTest extends DatabaseOnEachDialect {
         UUID target = UUID.randomUUID();
         UUID voiding = UUID.randomUUID();
         String voided = "http://adlnet.gov/expapi/verbs/voided";
-        try (EventLog log = EventLog.open(dir.resolve("log")); Database db = db(); LogAppender appender = log.appender()) {
+        try (EventLog log = ChronicleLog.open(dir.resolve("log")); Database db = db(); LogAppender appender = log.appender()) {
             appender.append(new StatementsStored(List.of(
                     statement(target, 1, COMPLETED, activity("http://example.com/a")),
                     statement(voiding, 2, voided, ref(target)),
@@ -150,7 +151,7 @@ class ProjectorTest extends DatabaseOnEachDialect {
      */
     @Test
     void aBadEntryStopsTheProjectorAfterCommittingWhatPrecedesIt() throws Exception {
-        try (EventLog log = EventLog.open(dir.resolve("log")); Database db = db(); LogAppender appender = log.appender()) {
+        try (EventLog log = ChronicleLog.open(dir.resolve("log")); Database db = db(); LogAppender appender = log.appender()) {
             long good = appender.append(new StatementsStored(List.of(statement(UUID.randomUUID(), 1, COMPLETED,
                     activity("http://example.com/a")))));
             UUID id = UUID.randomUUID();
@@ -163,7 +164,7 @@ class ProjectorTest extends DatabaseOnEachDialect {
             try (Projector projector = new Projector(log, db, tracker, 100)) {
                 for (int attempt = 0; attempt < 2; attempt++) {
                     BadLogEntryException e = assertThrows(BadLogEntryException.class, projector::doWork);
-                    assertEquals(bad, e.index());
+                    assertEquals(bad, e.position());
                     assertTrue(e.getMessage().contains(Long.toHexString(bad)), e.getMessage());
                     assertTrue(e.getMessage().contains("cairn log check"), e.getMessage());
                 }
@@ -197,7 +198,7 @@ class ProjectorTest extends DatabaseOnEachDialect {
 
     @Test
     void aFailedTransactionRetriedGivesTheTablesOfAnUninterruptedRun() throws SQLException {
-        try (EventLog log = EventLog.open(dir.resolve("log")); Database db = db(); LogAppender appender = log.appender()) {
+        try (EventLog log = ChronicleLog.open(dir.resolve("log")); Database db = db(); LogAppender appender = log.appender()) {
             WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
             try (Projector projector = new Projector(log, db, tracker, 100)) {
                 appender.append(new StatementsStored(List.of(naming(1, "Ada", "One"), naming(2, "Ada", "One"))));

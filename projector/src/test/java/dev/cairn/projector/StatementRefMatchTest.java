@@ -6,6 +6,7 @@ import dev.cairn.log.EventLog;
 import dev.cairn.log.LogAppender;
 import dev.cairn.log.StatementsStored;
 import dev.cairn.log.StoredStatement;
+import dev.cairn.log.chronicle.ChronicleLog;
 import dev.cairn.store.Database;
 import dev.cairn.store.KeyFilter;
 import dev.cairn.store.StatementQuery;
@@ -98,7 +99,7 @@ class StatementRefMatchTest {
     @MethodSource("scenarios")
     void everyArrivalOrderGivesTheSameMatches(String dialect, String title, List<S> order, Map<String, List<String>> expected,
                                               int batch) {
-        try (TestDatabase database = TestDatabase.create(dialect, dir); EventLog log = EventLog.open(dir.resolve("log"));
+        try (TestDatabase database = TestDatabase.create(dialect, dir); EventLog log = ChronicleLog.open(dir.resolve("log"));
              Database db = Database.open(database.url()); LogAppender appender = log.appender()) {
             long stored = 1;
             for (S s : order) {

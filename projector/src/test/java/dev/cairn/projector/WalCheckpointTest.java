@@ -7,6 +7,7 @@ import dev.cairn.log.EventLog;
 import dev.cairn.log.LogAppender;
 import dev.cairn.log.StatementsStored;
 import dev.cairn.log.StoredStatement;
+import dev.cairn.log.chronicle.ChronicleLog;
 import dev.cairn.store.Database;
 import dev.cairn.store.WatermarkTracker;
 import java.nio.charset.StandardCharsets;
@@ -30,7 +31,7 @@ class WalCheckpointTest {
     @Test
     void aCommitReachesTheDatabaseFileSoonAfter() throws Exception {
         Path file = dir.resolve("cairn.db");
-        try (EventLog log = EventLog.open(dir.resolve("log")); Database db = Database.open("jdbc:sqlite:" + file);
+        try (EventLog log = ChronicleLog.open(dir.resolve("log")); Database db = Database.open("jdbc:sqlite:" + file);
              LogAppender appender = log.appender()) {
             List<StoredStatement> statements = new ArrayList<>();
             for (int i = 0; i < 200; i++) {

@@ -1,5 +1,6 @@
-package dev.cairn.log;
+package dev.cairn.log.chronicle;
 
+import dev.cairn.log.LogFullException;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;

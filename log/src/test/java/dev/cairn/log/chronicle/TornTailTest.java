@@ -1,4 +1,4 @@
-package dev.cairn.log;
+package dev.cairn.log.chronicle;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,6 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.log.BadLogEntryException;
+import dev.cairn.log.EntryVoided;
+import dev.cairn.log.Event;
+import dev.cairn.log.EventLog;
+import dev.cairn.log.LogAppender;
+import dev.cairn.log.LogCheck;
+import dev.cairn.log.LogEntry;
+import dev.cairn.log.LogTailer;
+import dev.cairn.log.StatementsStored;
 import java.io.File;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -44,7 +53,7 @@ class TornTailTest {
     /** Appends {@code synced} entries and syncs them, then {@code unsynced} more; returns their indexes. */
     private List<Long> write(int synced, int unsynced) {
         List<Long> indexes = new ArrayList<>();
-        try (EventLog log = EventLog.open(dir); LogAppender appender = log.appender()) {
+        try (ChronicleLog log = ChronicleLog.open(dir); LogAppender appender = log.appender()) {
             for (int i = 0; i < synced; i++) {
                 indexes.add(appender.append(FullDiskTest.event(1_000 + i)));
             }
@@ -77,16 +86,16 @@ class TornTailTest {
     void anEntryWithACompleteHeaderAndAZeroedBodyAfterTheSyncedPositionIsVoidedByTheNextWriter() throws Exception {
         List<Long> indexes = write(5, 2);
         zero(place(indexes.get(6)));
-        try (EventLog log = EventLog.open(dir)) {
-            assertEquals(indexes.get(4), log.syncedIndex());
+        try (ChronicleLog log = ChronicleLog.open(dir)) {
+            assertEquals(indexes.get(4), log.syncedPosition());
             assertEquals(1, log.tornTail().size(), log.tornTail().toString());
             assertEquals(1, log.check().tornTail().size());
             BadLogEntryException e = assertThrows(BadLogEntryException.class, () -> readAll(log));
-            assertEquals(indexes.get(6), e.index());
+            assertEquals(indexes.get(6), e.position());
             long next;
             try (LogAppender appender = log.appender()) {
                 assertTrue(log.tornTail().isEmpty());
-                assertEquals(indexes.get(6), log.syncedIndex(), "the repaired tail is synced");
+                assertEquals(indexes.get(6), log.syncedPosition(), "the repaired tail is synced");
                 next = appender.append(FullDiskTest.event(10));
                 appender.sync();
             }
@@ -95,7 +104,7 @@ class TornTailTest {
             assertInstanceOf(EntryVoided.class, events.get(6));
             assertInstanceOf(StatementsStored.class, events.get(7));
             try (LogTailer tailer = log.tailer(indexes.get(6))) {
-                assertEquals(next, tailer.next().index(), "the index finds the entry after the voided one");
+                assertEquals(next, tailer.next().position(), "the index finds the entry after the voided one");
                 assertNull(tailer.next());
             }
             LogCheck check = log.check();
@@ -132,11 +141,11 @@ class TornTailTest {
         try (FileChannel ch = FileChannel.open(last.file().toPath(), StandardOpenOption.WRITE)) {
             ch.truncate(cut);
         }
-        try (EventLog log = EventLog.open(dir)) {
+        try (ChronicleLog log = ChronicleLog.open(dir)) {
             assertFalse(log.check().clean(), what + ": the cut is recognised");
         }
         boolean byTheWriter;
-        try (EventLog log = EventLog.open(dir)) {
+        try (ChronicleLog log = ChronicleLog.open(dir)) {
             log.appender().close();
             byTheWriter = true;
         } catch (UnreadableEndException e) {
@@ -144,9 +153,9 @@ class TornTailTest {
             byTheWriter = false;
         }
         if (!byTheWriter) {
-            assertFalse(EventLog.truncateTornTail(dir).isEmpty(), what);
+            assertFalse(ChronicleLog.truncateTornTail(dir).isEmpty(), what);
         }
-        try (EventLog log = EventLog.open(dir)) {
+        try (ChronicleLog log = ChronicleLog.open(dir)) {
             long next;
             try (LogAppender appender = log.appender()) {
                 next = appender.append(FullDiskTest.event(10));
@@ -157,12 +166,12 @@ class TornTailTest {
                 assertInstanceOf(StatementsStored.class, events.get(i), what);
             }
             assertInstanceOf(StatementsStored.class, events.get(events.size() - 1), what);
-            assertEquals(next, log.lastIndex(), what);
+            assertEquals(next, log.lastPosition(), what);
             try (LogTailer tailer = log.tailer(indexes.get(4))) {
                 LogEntry e;
                 long lastRead = -1;
                 while ((e = tailer.next()) != null) {
-                    lastRead = e.index();
+                    lastRead = e.position();
                 }
                 assertEquals(next, lastRead, what + ": the new entry follows the synced ones");
             }
@@ -176,7 +185,7 @@ class TornTailTest {
         List<Long> indexes = write(5, 0);
         Place third = place(indexes.get(2));
         zero(third);
-        try (EventLog log = EventLog.open(dir)) {
+        try (ChronicleLog log = ChronicleLog.open(dir)) {
             try (LogAppender appender = log.appender()) {
                 appender.append(FullDiskTest.event(10));
                 appender.sync();
@@ -186,21 +195,21 @@ class TornTailTest {
             assertTrue(check.damaged().get(0).contains(Long.toHexString(indexes.get(2))), check.toString());
             assertTrue(check.tornTail().isEmpty());
             BadLogEntryException e = assertThrows(BadLogEntryException.class, () -> readAll(log));
-            assertEquals(indexes.get(2), e.index());
+            assertEquals(indexes.get(2), e.position());
         }
     }
 
     @Test
     void aSyncedTailerStopsBeforeAnEntryThatIsNotSynced() {
-        try (EventLog log = EventLog.open(dir); LogAppender appender = log.appender();
+        try (ChronicleLog log = ChronicleLog.open(dir); LogAppender appender = log.appender();
              LogTailer tailer = log.syncedTailer(-1)) {
             long first = appender.append(FullDiskTest.event(10));
             appender.sync();
             long second = appender.append(FullDiskTest.event(10));
-            assertEquals(first, tailer.next().index());
+            assertEquals(first, tailer.next().position());
             assertNull(tailer.next(), "not synced yet");
             appender.sync();
-            assertEquals(second, tailer.next().index());
+            assertEquals(second, tailer.next().position());
         }
     }
 }

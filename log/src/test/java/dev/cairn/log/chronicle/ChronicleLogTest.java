@@ -1,4 +1,4 @@
-package dev.cairn.log;
+package dev.cairn.log.chronicle;
 
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -7,6 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.log.EntryTooLargeException;
+import dev.cairn.log.LogAppender;
+import dev.cairn.log.LogEntry;
+import dev.cairn.log.LogTailer;
+import dev.cairn.log.StatementsStored;
+import dev.cairn.log.StoredStatement;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,7 +21,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class EventLogTest {
+class ChronicleLogTest {
     @TempDir
     Path dir;
 
@@ -30,12 +36,12 @@ class EventLogTest {
 
     @Test
     void anAppendedEventIsReadBackWithItsIndex() {
-        try (EventLog log = EventLog.open(dir); LogAppender appender = log.appender(); LogTailer tailer = log.tailer(-1)) {
+        try (ChronicleLog log = ChronicleLog.open(dir); LogAppender appender = log.appender(); LogTailer tailer = log.tailer(-1)) {
             StatementsStored written = event(3);
             long index = appender.append(written);
             appender.sync();
             LogEntry read = tailer.next();
-            assertEquals(index, read.index());
+            assertEquals(index, read.position());
             StatementsStored back = (StatementsStored) read.event();
             assertEquals(3, back.statements().size());
             for (int i = 0; i < 3; i++) {
@@ -44,20 +50,20 @@ class EventLogTest {
                 assertArrayEquals(written.statements().get(i).json(), back.statements().get(i).json());
             }
             assertNull(tailer.next());
-            assertEquals(index, log.lastIndex());
+            assertEquals(index, log.lastPosition());
         }
     }
 
     @Test
     void aTailerStartsAfterTheGivenIndex() {
-        try (EventLog log = EventLog.open(dir); LogAppender appender = log.appender()) {
+        try (ChronicleLog log = ChronicleLog.open(dir); LogAppender appender = log.appender()) {
             long first = appender.append(event(1));
             long second = appender.append(event(2));
             long third = appender.append(event(3));
             appender.sync();
             try (LogTailer tailer = log.tailer(first)) {
-                assertEquals(second, tailer.next().index());
-                assertEquals(third, tailer.next().index());
+                assertEquals(second, tailer.next().position());
+                assertEquals(third, tailer.next().position());
                 assertNull(tailer.next());
             }
         }
@@ -66,31 +72,22 @@ class EventLogTest {
     @Test
     void aLogSurvivesReopening() {
         long index;
-        try (EventLog log = EventLog.open(dir); LogAppender appender = log.appender()) {
+        try (ChronicleLog log = ChronicleLog.open(dir); LogAppender appender = log.appender()) {
             index = appender.append(event(2));
             appender.sync();
         }
-        try (EventLog log = EventLog.open(dir); LogTailer tailer = log.tailer(-1)) {
+        try (ChronicleLog log = ChronicleLog.open(dir); LogTailer tailer = log.tailer(-1)) {
             LogEntry e = tailer.next();
-            assertEquals(index, e.index());
+            assertEquals(index, e.position());
             assertEquals(2, ((StatementsStored) e.event()).statements().size());
         }
     }
 
     @Test
-    void anEmptyLogHasLastIndexMinusOne() {
-        try (EventLog log = EventLog.open(dir)) {
-            assertEquals(-1, log.lastIndex());
+    void anEmptyLogHasLastPositionMinusOne() {
+        try (ChronicleLog log = ChronicleLog.open(dir)) {
+            assertEquals(-1, log.lastPosition());
         }
-    }
-
-    @Test
-    void anUnknownFormatIsRejectedWithTheIndex() {
-        byte[] data = EventCodecTest.encoded(event(1));
-        data[0] = 9;
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> EventCodecTest.decoded(data, 0x1234));
-        assertTrue(e.getMessage().contains("1234"), e.getMessage());
-        assertTrue(e.getMessage().contains("format 9"), e.getMessage());
     }
 
     /** A statement event whose encoded form takes exactly {@code length} bytes. */
@@ -102,30 +99,30 @@ class EventLogTest {
 
     @Test
     void anEventOfTheLargestEntrySizeIsAppendedAndReadBack() {
-        try (EventLog log = EventLog.open(dir, 1 << 20); LogAppender appender = log.appender();
+        try (ChronicleLog log = ChronicleLog.open(dir, 1 << 20); LogAppender appender = log.appender();
              LogTailer tailer = log.tailer(-1)) {
             StatementsStored largest = eventOfLength(log.maxEntryBytes());
             long index = appender.append(largest);
             appender.sync();
             assertArrayEquals(largest.statements().get(0).json(),
                     ((StatementsStored) tailer.next().event()).statements().get(0).json());
-            assertEquals(index, log.lastIndex());
+            assertEquals(index, log.lastPosition());
         }
     }
 
     @Test
     void anEventLargerThanAnEntryIsRefusedAndLeavesTheLogAsItWas() {
-        try (EventLog log = EventLog.open(dir, 1 << 20); LogAppender appender = log.appender();
+        try (ChronicleLog log = ChronicleLog.open(dir, 1 << 20); LogAppender appender = log.appender();
              LogTailer tailer = log.tailer(-1)) {
             long first = appender.append(event(1));
             EntryTooLargeException e = assertThrows(EntryTooLargeException.class,
                     () -> appender.append(eventOfLength(log.maxEntryBytes() + 1)));
             assertEquals(log.maxEntryBytes() + 1, e.length());
-            assertEquals(first, log.lastIndex());
+            assertEquals(first, log.lastPosition());
             long next = appender.append(event(2));
             appender.sync();
-            assertEquals(first, tailer.next().index());
-            assertEquals(next, tailer.next().index());
+            assertEquals(first, tailer.next().position());
+            assertEquals(next, tailer.next().position());
             assertEquals(2, ((StatementsStored) log.tailer(first).next().event()).statements().size());
             assertNull(tailer.next());
         }
@@ -133,8 +130,8 @@ class EventLogTest {
 
     @Test
     void theDefaultLogHoldsEntriesOfAQuarterOfItsBlock() {
-        try (EventLog log = EventLog.open(dir)) {
-            assertEquals(EventLog.BLOCK_SIZE / 4, log.maxEntryBytes());
+        try (ChronicleLog log = ChronicleLog.open(dir)) {
+            assertEquals(ChronicleLog.BLOCK_SIZE / 4, log.maxEntryBytes());
         }
     }
 
@@ -142,16 +139,16 @@ class EventLogTest {
     @Test
     void aLogWrittenWithTheFormerBlockSizeReopensWithTheCurrentOne() {
         long old;
-        try (EventLog log = EventLog.open(dir, 64L << 20); LogAppender appender = log.appender()) {
+        try (ChronicleLog log = ChronicleLog.open(dir, 64L << 20); LogAppender appender = log.appender()) {
             old = appender.append(event(3));
             appender.sync();
         }
-        try (EventLog log = EventLog.open(dir); LogAppender appender = log.appender(); LogTailer tailer = log.tailer(-1)) {
+        try (ChronicleLog log = ChronicleLog.open(dir); LogAppender appender = log.appender(); LogTailer tailer = log.tailer(-1)) {
             long large = appender.append(eventOfLength(20 << 20));
             appender.sync();
-            assertEquals(old, tailer.next().index());
+            assertEquals(old, tailer.next().position());
             LogEntry e = tailer.next();
-            assertEquals(large, e.index());
+            assertEquals(large, e.position());
             assertEquals((20 << 20) - 38, ((StatementsStored) e.event()).statements().get(0).json().length);
         }
     }

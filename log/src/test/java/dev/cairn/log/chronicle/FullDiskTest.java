@@ -1,4 +1,4 @@
-package dev.cairn.log;
+package dev.cairn.log.chronicle;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -6,6 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.cairn.log.EventLog;
+import dev.cairn.log.LogAppender;
+import dev.cairn.log.LogEntry;
+import dev.cairn.log.LogFullException;
+import dev.cairn.log.LogTailer;
+import dev.cairn.log.LogWriteException;
+import dev.cairn.log.StatementsStored;
+import dev.cairn.log.StoredStatement;
 import dev.cairn.store.SmallFilesystem;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -44,7 +52,7 @@ class FullDiskTest {
     @Test
     void aFullDiskIsRefusedBeforeTheEntryIsWrittenAndAppendsResumeOnceSpaceIsFreed() throws Exception {
         Path dir = fs.dir().resolve("log");
-        try (EventLog log = EventLog.open(dir); LogAppender appender = log.appender()) {
+        try (ChronicleLog log = ChronicleLog.open(dir); LogAppender appender = log.appender()) {
             List<Long> appended = appendUntilRefused(appender, LogFullException.class);
             assertTrue(appended.size() > 10, "appended " + appended.size());
             Files.delete(fs.dir().resolve("filler"));
@@ -59,7 +67,7 @@ class FullDiskTest {
     @Test
     void aWriteThatFaultsIsRolledBackAndTheNextAppendSucceedsOnceSpaceIsFreed() throws Exception {
         Path dir = fs.dir().resolve("log");
-        try (EventLog log = EventLog.open(dir); LogAppender appender = log.appender(false)) {
+        try (ChronicleLog log = ChronicleLog.open(dir); LogAppender appender = log.appender(false)) {
             List<Long> appended = appendUntilRefused(appender, LogWriteException.class);
             assertTrue(appended.size() > 10, "appended " + appended.size());
             assertEquals(appended, readAll(log), "the faulted entry is not in the log");
@@ -69,7 +77,7 @@ class FullDiskTest {
             appender.sync();
             assertEquals(appended, readAll(log));
         }
-        try (EventLog log = EventLog.open(dir)) {
+        try (ChronicleLog log = ChronicleLog.open(dir)) {
             assertTrue(log.tornTail().isEmpty(), log.tornTail().toString());
         }
     }
@@ -99,7 +107,7 @@ class FullDiskTest {
         try (LogTailer tailer = log.tailer(-1)) {
             LogEntry e;
             while ((e = tailer.next()) != null) {
-                read.add(e.index());
+                read.add(e.position());
             }
             assertNull(tailer.next());
         }

@@ -1,4 +1,4 @@
-package dev.cairn.log;
+package dev.cairn.log.chronicle;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

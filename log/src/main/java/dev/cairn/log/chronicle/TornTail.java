@@ -1,5 +1,7 @@
-package dev.cairn.log;
+package dev.cairn.log.chronicle;
 
+import dev.cairn.log.BadLogEntryException;
+import dev.cairn.log.EventCodec;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,7 +20,7 @@ import net.openhft.chronicle.wire.DocumentContext;
 /**
  * The torn-tail rule. Entries after the last synced position were never acknowledged, and a crash, a full disk or a
  * power loss may have torn them: the first of them that fails its check starts the torn tail, which runs to the log's
- * end. The repair voids each entry of it in place (it becomes a {@link EntryVoided}: same length, same index, so
+ * end. The repair voids each entry of it in place (it becomes a {@link dev.cairn.log.EntryVoided}: same length, same index, so
  * Chronicle's index, sequence numbers and later appends are untouched), syncs the files, and records the log's end
  * as synced. Nothing at or before the synced position is ever changed: a bad entry there is damage to report.
  *

@@ -1,4 +1,4 @@
-package dev.cairn.log;
+package dev.cairn.log.chronicle;
 
 import java.io.File;
 import java.io.IOException;
@@ -28,7 +28,7 @@ final class CycleRewrite {
 
     /** @return the entries dropped from the end (the torn tail) */
     static long rewriteLastCycle(Path dir, long synced) {
-        try (SingleChronicleQueue queue = SingleChronicleQueueBuilder.binary(dir).blockSize(EventLog.BLOCK_SIZE).build()) {
+        try (SingleChronicleQueue queue = SingleChronicleQueueBuilder.binary(dir).blockSize(ChronicleLog.BLOCK_SIZE).build()) {
             int cycle = queue.lastCycle();
             RollCycle roll = queue.rollCycle();
             long cycleStart = queue.epoch() + (long) cycle * roll.lengthInMillis();
@@ -36,7 +36,7 @@ final class CycleRewrite {
             File file;
             long kept = 0;
             long seen = 0;
-            try (SingleChronicleQueue out = SingleChronicleQueueBuilder.binary(tmp).blockSize(EventLog.BLOCK_SIZE).rollCycle(roll).epoch(queue.epoch())
+            try (SingleChronicleQueue out = SingleChronicleQueueBuilder.binary(tmp).blockSize(ChronicleLog.BLOCK_SIZE).rollCycle(roll).epoch(queue.epoch())
                     .timeProvider(new SetTimeProvider(TimeUnit.MILLISECONDS.toNanos(cycleStart))).build();
                  ExcerptAppender appender = out.createAppender();
                  ExcerptTailer tailer = queue.createTailer()) {

@@ -1,0 +1,71 @@
+package dev.cairn.log.chronicle;
+
+import dev.cairn.log.BadLogEntryException;
+import dev.cairn.log.EventCodec;
+import dev.cairn.log.LogEntry;
+import dev.cairn.log.LogTailer;
+import java.util.function.LongSupplier;
+import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.wire.DocumentContext;
+
+/** Reads events from a Chronicle Queue in log order, starting after a given index. */
+public final class ChronicleTailer implements LogTailer {
+    private final ExcerptTailer tailer;
+    /** The last index it may return. */
+    private final LongSupplier limit;
+
+    ChronicleTailer(ExcerptTailer tailer, long afterIndex, LongSupplier limit) {
+        this.tailer = tailer;
+        this.limit = limit;
+        if (afterIndex < 0) {
+            tailer.toStart();
+        } else {
+            if (!tailer.moveToIndex(afterIndex)) {
+                throw new IllegalStateException("log index " + Long.toHexString(afterIndex)
+                        + " is not in the log; was a log cycle file deleted?");
+            }
+            try (DocumentContext dc = tailer.readingDocument()) {
+                if (!dc.isPresent()) {
+                    throw new IllegalStateException("log entry " + Long.toHexString(afterIndex) + " cannot be read");
+                }
+            }
+        }
+    }
+
+    @Override
+    public LogEntry next() {
+        try (DocumentContext dc = tailer.readingDocument()) {
+            if (!dc.isPresent()) {
+                return null;
+            }
+            long index = dc.index();
+            if (index > limit.getAsLong()) {
+                dc.rollbackOnClose();
+                return null;
+            }
+            try {
+                return new LogEntry(index, EventCodec.decode(dc.wire().bytes(), index));
+            } catch (BadLogEntryException e) {
+                dc.rollbackOnClose();
+                throw e;
+            }
+        }
+    }
+
+    @Override
+    public LogEntry at(long index) {
+        if (!tailer.moveToIndex(index)) {
+            throw new IllegalStateException("log index " + Long.toHexString(index) + " is not in the log");
+        }
+        LogEntry e = next();
+        if (e == null) {
+            throw new IllegalStateException("log entry " + Long.toHexString(index) + " cannot be read");
+        }
+        return e;
+    }
+
+    @Override
+    public void close() {
+        tailer.close();
+    }
+}
