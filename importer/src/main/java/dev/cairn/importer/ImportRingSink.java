@@ -11,6 +11,7 @@ import dev.cairn.store.Database;
 import dev.cairn.store.KnownState;
 import dev.cairn.xapi.ParsedStatement;
 import dev.cairn.xapi.XapiVersion;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.List;
 import java.util.UUID;
@@ -34,22 +35,25 @@ final class ImportRingSink implements ImportSink {
     private final Principal writer;
     private final XapiVersion version;
 
-    private ImportRingSink(WriterLock lock, EventLog log, Database db, Principal writer, XapiVersion version) {
+    private ImportRingSink(WriterLock lock, EventLog log, Database db, Principal writer, XapiVersion version,
+                           MeterRegistry metrics) {
         this.lock = lock;
         this.log = log;
         this.db = db;
         this.writer = writer;
         this.version = version;
-        this.ring = new IngestRing(new Sequencer(log, new KnownState(db), Clock.systemUTC(), () -> { }), RING_SIZE);
+        this.ring = new IngestRing(new Sequencer(log, new KnownState(db), Clock.systemUTC(), () -> { }, metrics), RING_SIZE);
     }
 
     /**
      * Runs the sequencer on the log and database given, which it closes, with the lock, when it is closed.
      *
-     * @param writer the credential whose authority every statement carries (and whose define scope it uses)
+     * @param writer  the credential whose authority every statement carries (and whose define scope it uses)
+     * @param metrics where the sequencer records its appends and syncs
      */
-    static ImportRingSink start(WriterLock lock, EventLog log, Database db, Principal writer, XapiVersion version) {
-        return new ImportRingSink(lock, log, db, writer, version);
+    static ImportRingSink start(WriterLock lock, EventLog log, Database db, Principal writer, XapiVersion version,
+                                MeterRegistry metrics) {
+        return new ImportRingSink(lock, log, db, writer, version, metrics);
     }
 
     @Override

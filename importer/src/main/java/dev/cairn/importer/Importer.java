@@ -7,6 +7,8 @@ import dev.cairn.log.WriterLock;
 import dev.cairn.store.Database;
 import dev.cairn.store.DatabaseUrl;
 import dev.cairn.store.StoreException;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -43,6 +45,8 @@ public final class Importer {
     private final Function<Path, EventLog> openLog;
     private final PrintWriter out;
     private final PrintWriter err;
+    /** The sequencer's meters when it runs here: nothing scrapes an import, so its summary reports them. */
+    private final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
 
     /** @param openLog opens the log in a directory (the implementation is the caller's choice) */
     public Importer(ImportJob job, Function<Path, EventLog> openLog, PrintWriter out, PrintWriter err) {
@@ -141,11 +145,13 @@ public final class Importer {
         }
         if (!complete) {
             progress.summary("interrupted");
+            syncs();
             out.println("The log is synced. Run the same import again to resume: statements already stored are skipped.");
             out.flush();
             return INTERRUPTED;
         }
         progress.summary("done");
+        syncs();
         if (corrupt > 0) {
             err.println(NAME + corrupt + " file" + (corrupt == 1 ? " was" : "s were") + " not imported (see above)");
         }
@@ -154,6 +160,15 @@ public final class Importer {
         }
         err.flush();
         return corrupt > 0 || progress.rejectedCount() > 0 ? INCOMPLETE : DONE;
+    }
+
+    /** How the log's syncs went, when this process appended (the running ingest's own metrics show its). */
+    private void syncs() {
+        Timer sync = metrics.find("cairn.log.sync").timer();
+        if (sync != null && sync.count() > 0) {
+            out.printf("log: %,d sync%s, %.2f ms each on average%n", sync.count(), sync.count() == 1 ? "" : "s",
+                    sync.mean(TimeUnit.MILLISECONDS));
+        }
     }
 
     /** The sequencer in this process if no ingest holds the log, else the running ingest. */
@@ -180,7 +195,7 @@ public final class Importer {
             log = openLog.apply(job.log());
             db = Database.open(job.db().jdbc());
             Principal writer = ImportAuthority.resolve(db, job.writeCredential(), job.adminCredential(), out);
-            return ImportRingSink.start(lock.get(), log, db, writer, job.version());
+            return ImportRingSink.start(lock.get(), log, db, writer, job.version(), metrics);
         } catch (RuntimeException e) {
             if (db != null) {
                 db.close();

@@ -29,7 +29,6 @@ import dev.cairn.xapi.Timestamps;
 import dev.cairn.xapi.XapiVersion;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -80,12 +79,8 @@ public final class Sequencer implements EventHandler<RingSlot> {
 
     /**
      * @param afterSync called after each sync, before the requests complete (wakes an in-process projector)
+     * @param metrics   where the statements accepted and the log's append and sync latencies are recorded
      */
-    public Sequencer(EventLog log, StoredState known, Clock clock, Runnable afterSync) {
-        this(log, known, clock, afterSync, Metrics.globalRegistry);
-    }
-
-    /** @param metrics where the statements accepted and the log's append and sync latencies are recorded */
     public Sequencer(EventLog log, StoredState known, Clock clock, Runnable afterSync, MeterRegistry metrics) {
         this(log, known, clock, afterSync, metrics, DiskReserve.NONE);
     }

@@ -104,6 +104,14 @@ class ImportCommandTest {
     }
 
     @Test
+    void anImportThatIsTheSequencerReportsItsLogSyncs() throws Exception {
+        Path file = write(dir.resolve("s.ndjson"), ndjson(statements("s", 3)));
+        ImportTestSupport.Run r = importFiles(file);
+        assertEquals(0, r.exitCode(), r.toString());
+        assertTrue(r.out().matches("(?s).*\\nlog: [1-9][0-9,]* syncs?, [0-9.]+ ms each on average\\n.*"), r.toString());
+    }
+
+    @Test
     void rejectedStatementsAreReportedWithTheirReasonsAndTheRestImported() throws Exception {
         List<String> lines = new ArrayList<>(statements("r", 6));
         lines.set(1, "{\"actor\":{\"mbox\":\"mailto:x@example.com\"},\"object\":{\"id\":\"http://example.com/x\"}}");
