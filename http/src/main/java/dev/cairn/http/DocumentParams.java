@@ -3,7 +3,9 @@ package dev.cairn.http;
 import dev.cairn.xapi.Actor;
 import dev.cairn.xapi.DocumentKey;
 import dev.cairn.xapi.StatementParser;
-import dev.cairn.xapi.Values;
+import dev.cairn.xapi.Iris;
+import dev.cairn.xapi.Timestamps;
+import dev.cairn.xapi.Uuids;
 import dev.cairn.xapi.XapiException;
 import dev.cairn.xapi.XapiVersion;
 import java.nio.charset.StandardCharsets;
@@ -58,7 +60,7 @@ public record DocumentParams(DocumentKey key, boolean hasId, Long sinceMillis) {
         String activityId = "";
         if (kind != DocumentKey.Kind.AGENT_PROFILE) {
             activityId = required(params, "activityId");
-            if (!Values.isIri(activityId)) {
+            if (!Iris.isAbsolute(activityId)) {
                 throw new XapiException("parameter activityId", "parameter.invalid",
                         "activityId must be an absolute IRI; got '" + activityId + "'");
             }
@@ -75,7 +77,7 @@ public record DocumentParams(DocumentKey key, boolean hasId, Long sinceMillis) {
         }
         String registration = one(params, "registration");
         if (registration != null) {
-            registration = Values.uuid(registration, "parameter registration").toString();
+            registration = Uuids.parse(registration, "parameter registration").toString();
         }
         String id = one(params, idName);
         if (id == null && idRequired) {
@@ -89,11 +91,11 @@ public record DocumentParams(DocumentKey key, boolean hasId, Long sinceMillis) {
                 throw new XapiException("parameter since", "parameter.not_allowed",
                         "since is only allowed when listing document ids (GET without " + idName + ")");
             }
-            if (!Values.isTimestamp(since, version)) {
+            if (!Timestamps.isValid(since, version)) {
                 throw new XapiException("parameter since", "parameter.invalid", "since must be "
-                        + Values.timestampRule(version) + "; got '" + since + "'");
+                        + Timestamps.rule(version) + "; got '" + since + "'");
             }
-            sinceMillis = Values.instant(since).toEpochMilli();
+            sinceMillis = Timestamps.instant(since).toEpochMilli();
         }
         DocumentKey key = new DocumentKey(kind, activityId, agent, registration == null ? "" : registration,
                 id == null ? "" : id);

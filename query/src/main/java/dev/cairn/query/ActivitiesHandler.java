@@ -2,7 +2,7 @@ package dev.cairn.query;
 
 import dev.cairn.http.Responses;
 import dev.cairn.store.DocumentReader;
-import dev.cairn.xapi.Values;
+import dev.cairn.xapi.Iris;
 import dev.cairn.xapi.XapiException;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
@@ -27,7 +27,7 @@ public final class ActivitiesHandler implements HttpHandler {
     @Override
     public void handleRequest(HttpServerExchange exchange) {
         String activityId = onlyParameter(exchange.getQueryParameters(), "activityId");
-        if (!Values.isIri(activityId)) {
+        if (!Iris.isAbsolute(activityId)) {
             throw new XapiException("parameter activityId", "parameter.invalid",
                     "activityId must be an absolute IRI; got '" + activityId + "'");
         }

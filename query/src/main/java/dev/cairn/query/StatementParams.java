@@ -5,7 +5,10 @@ import dev.cairn.store.StatementQuery;
 import dev.cairn.xapi.Actor;
 import dev.cairn.xapi.FilterKey;
 import dev.cairn.xapi.StatementParser;
-import dev.cairn.xapi.Values;
+import dev.cairn.xapi.Iris;
+import dev.cairn.xapi.NonNegativeIntegers;
+import dev.cairn.xapi.Timestamps;
+import dev.cairn.xapi.Uuids;
 import dev.cairn.xapi.XapiException;
 import dev.cairn.xapi.XapiVersion;
 import java.nio.charset.StandardCharsets;
@@ -97,7 +100,7 @@ public record StatementParams(UUID statementId, UUID voidedStatementId, Statemen
         }
         String registration = one(params, "registration");
         if (registration != null) {
-            filters.add(new KeyFilter(FilterKey.registration(Values.uuid(registration, "parameter registration").toString()), false));
+            filters.add(new KeyFilter(FilterKey.registration(Uuids.parse(registration, "parameter registration").toString()), false));
         }
         String agent = one(params, "agent");
         boolean relatedAgents = bool(params, "related_agents");
@@ -119,7 +122,7 @@ public record StatementParams(UUID statementId, UUID voidedStatementId, Statemen
         int limit = defaultLimit;
         String limitText = one(params, "limit");
         if (limitText != null) {
-            long asked = Values.nonNegativeInteger(limitText);
+            long asked = NonNegativeIntegers.parse(limitText);
             if (asked < 0) {
                 throw new XapiException("parameter limit", "parameter.invalid",
                         "limit must be a non-negative integer in the digits 0-9; got '" + limitText + "'");
@@ -139,7 +142,7 @@ public record StatementParams(UUID statementId, UUID voidedStatementId, Statemen
 
     private static UUID uuid(Map<String, Deque<String>> params, String name) {
         String v = one(params, name);
-        return v == null ? null : Values.uuid(v, "parameter " + name);
+        return v == null ? null : Uuids.parse(v, "parameter " + name);
     }
 
     private static boolean bool(Map<String, Deque<String>> params, String name) {
@@ -154,7 +157,7 @@ public record StatementParams(UUID statementId, UUID voidedStatementId, Statemen
     }
 
     private static String iri(String v, String name) {
-        if (!Values.isIri(v)) {
+        if (!Iris.isAbsolute(v)) {
             throw new XapiException("parameter " + name, "parameter.invalid", name + " must be an absolute IRI; got '" + v + "'");
         }
         return v;
@@ -165,12 +168,12 @@ public record StatementParams(UUID statementId, UUID voidedStatementId, Statemen
         if (v == null) {
             return null;
         }
-        if (!Values.isTimestamp(v, version)) {
+        if (!Timestamps.isValid(v, version)) {
             throw new XapiException("parameter " + name, "parameter.invalid", name + " must be "
-                    + Values.timestampRule(version) + "; got '" + v + "'");
+                    + Timestamps.rule(version) + "; got '" + v + "'");
         }
         // Stored times have millisecond precision, so flooring (toEpochMilli) keeps since (exclusive) and
         // until (inclusive) exact.
-        return Values.instant(v).toEpochMilli();
+        return Timestamps.instant(v).toEpochMilli();
     }
 }

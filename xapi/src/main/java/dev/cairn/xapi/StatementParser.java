@@ -567,7 +567,7 @@ public final class StatementParser {
                 }
                 allowOnly(seen, ACTIVITY_PROPS, type);
                 requireProperty(id, "id", "an Activity");
-                if (!Values.isIri(id)) {
+                if (!Iris.isAbsolute(id)) {
                     throw new XapiException(path.format() + ".id", "iri.invalid", "Activity id '" + id + "' is not an absolute IRI");
                 }
                 return new Activity(id, definition);
@@ -701,7 +701,7 @@ public final class StatementParser {
 
     private String mbox() throws IOException {
         String v = string();
-        if (!Values.isMailto(v)) {
+        if (!Iris.isMailto(v)) {
             throw new XapiException(path.format(), "mbox.invalid",
                     "mbox '" + v + "' must be a mailto IRI such as mailto:learner@example.com");
         }
@@ -710,7 +710,7 @@ public final class StatementParser {
 
     private String sha1() throws IOException {
         String v = string();
-        if (!Values.isSha1Hex(v)) {
+        if (!Hashes.isSha1Hex(v)) {
             throw new XapiException(path.format(), "mbox_sha1sum.invalid",
                     "mbox_sha1sum must be the 40 hexadecimal digits of a SHA-1 hash");
         }
@@ -865,7 +865,7 @@ public final class StatementParser {
                 case "response" -> response = string();
                 case "duration" -> {
                     duration = string();
-                    if (!Values.isDuration(duration)) {
+                    if (!Durations.isValid(duration)) {
                         throw new XapiException(path.format(), "duration.invalid",
                                 "duration '" + duration + "' is not an ISO 8601 duration such as PT1H30M");
                     }
@@ -930,7 +930,7 @@ public final class StatementParser {
                 case "platform" -> platform = string();
                 case "language" -> {
                     language = string();
-                    if (!Values.isLanguageTag(language)) {
+                    if (!LanguageTags.isValid(language)) {
                         throw new XapiException(path.format(), "language.invalid",
                                 "language '" + language + "' is not an RFC 5646 language tag");
                     }
@@ -1097,7 +1097,7 @@ public final class StatementParser {
                     case "description" -> description = languageMap();
                     case "contentType" -> {
                         contentType = string();
-                        if (!Values.isMediaType(contentType)) {
+                        if (!MediaTypes.isValid(contentType)) {
                             throw new XapiException(path.format(), "attachment.content_type", "contentType '"
                                     + contentType + "' is not an Internet Media Type such as text/plain");
                         }
@@ -1111,7 +1111,7 @@ public final class StatementParser {
                     }
                     case "sha2" -> {
                         sha2 = string();
-                        if (!Values.isHex(sha2)) {
+                        if (!Hashes.isHex(sha2)) {
                             throw new XapiException(path.format(), "attachment.sha2",
                                     "sha2 must be the hexadecimal SHA-2 hash of the attachment");
                         }
@@ -1142,7 +1142,7 @@ public final class StatementParser {
             String tag = fieldName();
             p.nextToken();
             path.pushName(tag);
-            if (!Values.isLanguageTag(tag)) {
+            if (!LanguageTags.isValid(tag)) {
                 throw new XapiException(path.format(), "language.invalid",
                         "'" + tag + "' is not an RFC 5646 language tag (e.g. en-US)");
             }
@@ -1164,7 +1164,7 @@ public final class StatementParser {
             String key = fieldName();
             p.nextToken();
             path.pushName(key);
-            if (!Values.isIri(key)) {
+            if (!Iris.isAbsolute(key)) {
                 throw new XapiException(path.format(), "extension.key", "extension key '" + key
                         + "' is not an absolute IRI");
             }
@@ -1249,16 +1249,16 @@ public final class StatementParser {
 
     private String timestamp() throws IOException {
         String v = string();
-        if (!Values.isTimestamp(v, offsetRequired)) {
+        if (!Timestamps.isValid(v, offsetRequired)) {
             throw new XapiException(path.format(), "timestamp.invalid", "'" + v + "' is not "
-                    + Values.timestampRule(version));
+                    + Timestamps.rule(version));
         }
         return v;
     }
 
     private String iri() throws IOException {
         String v = string();
-        if (!Values.isIri(v)) {
+        if (!Iris.isAbsolute(v)) {
             throw new XapiException(path.format(), "iri.invalid", "'" + v + "' is not an absolute IRI");
         }
         return v;
@@ -1367,7 +1367,7 @@ public final class StatementParser {
     /** The current string value as a UUID, read from Jackson's buffer without making a String. */
     private UUID uuidValue() throws IOException {
         if (p.currentToken() == JsonToken.VALUE_STRING) {
-            UUID u = Values.uuid(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+            UUID u = Uuids.parse(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
             if (u != null) {
                 return u;
             }
@@ -1380,7 +1380,7 @@ public final class StatementParser {
      * (null when the path already points at the value).
      */
     private UUID uuid(String v, String child) {
-        if (!Values.isUuid(v)) {
+        if (!Uuids.isValid(v)) {
             throw new XapiException(child == null ? path.format() : path.format(child), "uuid.invalid", "'" + v
                     + "' is not a UUID in standard string form (8-4-4-4-12 hexadecimal digits)");
         }
