@@ -51,6 +51,7 @@ final class ContextGrammar {
         return wrapCount == 0 ? ParsedStatement.NO_WRAPS : Arrays.copyOf(wraps, wrapCount);
     }
 
+    /** Data 2.4.6: revision and platform only in the context of a statement (or SubStatement) about an Activity. */
     void checkAgainstObject(Context context, StatementObject object) {
         if (context != null && !(object instanceof Activity)) {
             if (context.revision() != null) {
@@ -165,6 +166,7 @@ final class ContextGrammar {
         return Collections.unmodifiableList(out);
     }
 
+    /** The array of typed entries of {@code kind}: each with its objectType, its actor and relevantTypes. */
     @SuppressWarnings("unchecked")
     private <A extends Actor, E> List<E> typedEntries(TypedEntries<A, E> kind) throws IOException {
         in.expectArray();

@@ -10,7 +10,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** ISO 8601 durations (Data 4.6): values the check must accept and values it must reject. */
+/** ISO 8601 durations (Data 4.6): which values are durations, and the form two durations are compared in. */
 class DurationsTest {
 
     @ParameterizedTest

@@ -10,7 +10,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** IRIs (Data 4.2): values the check must accept and values it must reject. */
+/** IRIs (Data 4.2): which values are absolute or mailto IRIs, and the normal form two IRIs are compared in. */
 class IrisTest {
 
     @ParameterizedTest

@@ -9,7 +9,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Timestamps (Data 4.5): values the check must accept and values it must reject. */
+/** Timestamps (Data 4.5): values the check must accept, with the instant they name, and values it must reject. */
 class TimestampsTest {
 
     @ParameterizedTest
