@@ -1,5 +1,6 @@
 package dev.cairn.http;
 
+import dev.cairn.xapi.MediaTypes;
 import dev.cairn.xapi.XapiVersion;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
@@ -84,7 +85,7 @@ public final class AlternateSyntaxHandler implements HttpHandler {
             return;
         }
         String type = exchange.getRequestHeaders().getFirst(Headers.CONTENT_TYPE);
-        if (type == null || !type.split(";", 2)[0].trim().equalsIgnoreCase("application/x-www-form-urlencoded")) {
+        if (!MediaTypes.hasEssence(type, "application/x-www-form-urlencoded")) {
             reject(exchange, answer, "header Content-Type", "content_type.unsupported", "the Alternate Request Syntax "
                     + "sends its fields as application/x-www-form-urlencoded (got "
                     + (type == null ? "no Content-Type" : "'" + type + "'") + ")");

@@ -1,8 +1,8 @@
 package dev.cairn.http;
 
+import dev.cairn.xapi.Timestamps;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
-import dev.cairn.xapi.Timestamps;
 import java.util.function.LongSupplier;
 
 /**

@@ -1,7 +1,7 @@
 package dev.cairn.http;
 
 import dev.cairn.xapi.DocumentKey;
-import dev.cairn.xapi.Values;
+import dev.cairn.xapi.Uuids;
 import dev.cairn.xapi.XapiException;
 import dev.cairn.xapi.XapiVersion;
 import java.util.Deque;
@@ -45,7 +45,7 @@ public record DocumentParams(DocumentKey key, boolean hasId, Long sinceMillis) {
         }
         String registration = QueryParameters.one(params, "registration");
         if (registration != null) {
-            registration = Values.uuid(registration, "parameter registration").toString();
+            registration = Uuids.parse(registration, "parameter registration").toString();
         }
         String id = idRequired ? QueryParameters.required(params, idName) : QueryParameters.one(params, idName);
         String since = QueryParameters.one(params, "since");

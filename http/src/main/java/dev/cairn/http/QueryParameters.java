@@ -1,8 +1,9 @@
 package dev.cairn.http;
 
 import dev.cairn.xapi.Actor;
+import dev.cairn.xapi.Iris;
 import dev.cairn.xapi.StatementParser;
-import dev.cairn.xapi.Values;
+import dev.cairn.xapi.Timestamps;
 import dev.cairn.xapi.XapiException;
 import dev.cairn.xapi.XapiVersion;
 import java.nio.charset.StandardCharsets;
@@ -64,7 +65,7 @@ public final class QueryParameters {
 
     /** An IRI-valued parameter (activityId, verb, activity): an absolute IRI. */
     public static String iri(String value, String name) {
-        if (!Values.isIri(value)) {
+        if (!Iris.isAbsolute(value)) {
             throw new XapiException("parameter " + name, "parameter.invalid", name + " must be an absolute IRI; got '"
                     + value + "'");
         }
@@ -86,10 +87,10 @@ public final class QueryParameters {
      * 4.5). Stored times have millisecond precision, so flooring keeps since (exclusive) and until (inclusive) exact.
      */
     public static long timestamp(String value, String name, XapiVersion version) {
-        if (!Values.isTimestamp(value, version)) {
+        if (!Timestamps.isValid(value, version)) {
             throw new XapiException("parameter " + name, "parameter.invalid", name + " must be "
-                    + Values.timestampRule(version) + "; got '" + value + "'");
+                    + Timestamps.rule(version) + "; got '" + value + "'");
         }
-        return Values.instant(value).toEpochMilli();
+        return Timestamps.instant(value).toEpochMilli();
     }
 }

@@ -1,10 +1,10 @@
 package dev.cairn.importer;
 
+import dev.cairn.auth.AdminCredential;
+import dev.cairn.auth.CredentialAuthenticator;
+import dev.cairn.auth.KeyAndSecret;
 import dev.cairn.http.Principal;
 import dev.cairn.store.CredentialStore;
-import dev.cairn.auth.AdminCredential;
-import dev.cairn.auth.KeyAndSecret;
-import dev.cairn.auth.CredentialAuthenticator;
 import dev.cairn.store.Database;
 import java.io.PrintWriter;
 

@@ -1,9 +1,9 @@
 package dev.cairn.importer;
 
-import dev.cairn.auth.KeyAndSecret;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.cairn.auth.KeyAndSecret;
 import dev.cairn.xapi.ParsedStatement;
 import dev.cairn.xapi.XapiVersion;
 import java.io.IOException;

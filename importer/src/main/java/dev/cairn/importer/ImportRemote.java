@@ -1,10 +1,10 @@
 package dev.cairn.importer;
 
-import dev.cairn.auth.KeyAndSecret;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.cairn.auth.KeyAndSecret;
 import dev.cairn.xapi.XapiVersion;
 import java.io.IOException;
 import java.net.URI;

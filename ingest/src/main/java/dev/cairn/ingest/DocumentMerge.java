@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.xapi.MediaTypes;
 import java.io.IOException;
-import java.util.Locale;
 
 /** The JSON merge of a document POST (Comm 2.2): top-level properties of the posted object replace the stored ones. */
 final class DocumentMerge {
@@ -18,12 +18,7 @@ final class DocumentMerge {
 
     /** Whether a Content-Type is application/json, whatever its parameters. */
     static boolean isJson(String contentType) {
-        if (contentType == null) {
-            return false;
-        }
-        int semicolon = contentType.indexOf(';');
-        String base = (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).trim();
-        return base.toLowerCase(Locale.ROOT).equals(JSON_TYPE);
+        return MediaTypes.hasEssence(contentType, JSON_TYPE);
     }
 
     /** The parsed JSON object, or null when the bytes are not one. */

@@ -1,5 +1,6 @@
 package dev.cairn.ingest;
 
+import dev.cairn.xapi.MediaTypes;
 import dev.cairn.xapi.XapiException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -27,16 +28,9 @@ final class MultipartBody {
 
     /** The boundary parameter of a multipart Content-Type header, unquoted. */
     static String boundary(String contentType) {
-        for (String param : contentType.split(";")) {
-            String p = param.trim();
-            if (p.regionMatches(true, 0, "boundary=", 0, 9)) {
-                String b = p.substring(9).trim();
-                if (b.length() >= 2 && b.startsWith("\"") && b.endsWith("\"")) {
-                    b = b.substring(1, b.length() - 1);
-                }
-                if (!b.isEmpty() && b.length() <= 70) {
-                    return b;
-                }
+        for (String b : MediaTypes.parameterValues(contentType, "boundary")) {
+            if (!b.isEmpty() && b.length() <= 70) {
+                return b;
             }
         }
         throw new XapiException("header Content-Type", "multipart.boundary",

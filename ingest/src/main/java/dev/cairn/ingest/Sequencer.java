@@ -1,7 +1,7 @@
 package dev.cairn.ingest;
 
-import com.lmax.disruptor.EventHandler;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.lmax.disruptor.EventHandler;
 import dev.cairn.log.DocumentWritten;
 import dev.cairn.log.DocumentsDeleted;
 import dev.cairn.log.EntryTooLargeException;
@@ -9,10 +9,10 @@ import dev.cairn.log.EntryVoided;
 import dev.cairn.log.Event;
 import dev.cairn.log.EventLog;
 import dev.cairn.log.LogAppender;
-import dev.cairn.log.LogFullException;
-import dev.cairn.log.LogWriteException;
 import dev.cairn.log.LogEntry;
+import dev.cairn.log.LogFullException;
 import dev.cairn.log.LogTailer;
+import dev.cairn.log.LogWriteException;
 import dev.cairn.log.StatementsStored;
 import dev.cairn.log.StoredStatement;
 import dev.cairn.store.Database;

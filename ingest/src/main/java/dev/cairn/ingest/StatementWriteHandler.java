@@ -8,10 +8,11 @@ import dev.cairn.log.AttachmentContent;
 import dev.cairn.log.EventCodec;
 import dev.cairn.xapi.Attachment;
 import dev.cairn.xapi.ExactWriter;
+import dev.cairn.xapi.MediaTypes;
 import dev.cairn.xapi.ParsedStatement;
 import dev.cairn.xapi.SignedStatements;
 import dev.cairn.xapi.StatementParser;
-import dev.cairn.xapi.Values;
+import dev.cairn.xapi.Uuids;
 import dev.cairn.xapi.XapiException;
 import dev.cairn.xapi.XapiVersion;
 import io.undertow.server.HttpHandler;
@@ -118,17 +119,16 @@ public final class StatementWriteHandler implements HttpHandler {
     private static UUID checkParameters(HttpServerExchange exchange, boolean put) {
         Map<String, Deque<String>> params = exchange.getQueryParameters();
         QueryParameters.check(params, put ? PUT_PARAMETERS : List.of(), put ? "PUT /statements" : "POST /statements");
-        return put ? Values.uuid(QueryParameters.required(params, "statementId"), "parameter statementId") : null;
+        return put ? Uuids.parse(QueryParameters.required(params, "statementId"), "parameter statementId") : null;
     }
 
     /** Checks the request's Content-Type; returns the multipart boundary, or null for application/json. */
     private static String checkContentType(HttpServerExchange exchange) {
         String type = exchange.getRequestHeaders().getFirst(Headers.CONTENT_TYPE);
-        String media = type == null ? "" : type.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
-        if (media.equals("application/json")) {
+        if (MediaTypes.hasEssence(type, "application/json")) {
             return null;
         }
-        if (media.equals("multipart/mixed")) {
+        if (MediaTypes.hasEssence(type, "multipart/mixed")) {
             return MultipartBody.boundary(type);
         }
         throw new XapiException("header Content-Type", "content_type.unsupported",
@@ -143,8 +143,7 @@ public final class StatementWriteHandler implements HttpHandler {
                     + "must hold the statements as application/json");
         }
         String type = parts.get(0).header("content-type");
-        String media = type == null ? "" : type.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
-        if (!media.equals("application/json")) {
+        if (!MediaTypes.hasEssence(type, "application/json")) {
             throw new XapiException("body part 1", "multipart.first_part", "the first part of a multipart/mixed body "
                     + "must hold the statements with Content-Type application/json (got "
                     + (type == null ? "no Content-Type" : "'" + type + "'") + ")");

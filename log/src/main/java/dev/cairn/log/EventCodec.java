@@ -1,11 +1,11 @@
 package dev.cairn.log;
 
+import dev.cairn.xapi.DocumentKey;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.zip.CRC32C;
-import dev.cairn.xapi.DocumentKey;
 import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.bytes.BytesIn;
 import net.openhft.chronicle.bytes.BytesOut;

@@ -7,14 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.xapi.DocumentKey;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
-import java.util.zip.CRC32C;
 import java.util.UUID;
-import dev.cairn.xapi.DocumentKey;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 
 class EventCodecTest {

@@ -9,10 +9,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Map;
 import java.time.Clock;
 import java.util.Base64;
+import java.util.HashMap;
+import java.util.Map;
 
 /** A real Cairn on a free port with its data in a temporary directory, and an HTTP client for it. */
 final class TestLrs implements AutoCloseable {

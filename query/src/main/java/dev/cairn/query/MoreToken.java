@@ -1,6 +1,6 @@
 package dev.cairn.query;
 
-import dev.cairn.xapi.Values;
+import dev.cairn.xapi.NonNegativeIntegers;
 import dev.cairn.xapi.XapiException;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
@@ -41,7 +41,7 @@ public record MoreToken(Map<String, Deque<String>> params, long cursor) {
                 String name = URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8);
                 String value = URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
                 if (name.equals(CURSOR)) {
-                    cursor = Values.nonNegativeInteger(value);
+                    cursor = NonNegativeIntegers.parse(value);
                 } else {
                     params.computeIfAbsent(name, k -> new ArrayDeque<>()).add(value);
                 }

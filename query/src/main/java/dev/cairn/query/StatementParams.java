@@ -4,7 +4,8 @@ import dev.cairn.http.QueryParameters;
 import dev.cairn.store.KeyFilter;
 import dev.cairn.store.StatementQuery;
 import dev.cairn.xapi.FilterKey;
-import dev.cairn.xapi.Values;
+import dev.cairn.xapi.NonNegativeIntegers;
+import dev.cairn.xapi.Uuids;
 import dev.cairn.xapi.XapiException;
 import dev.cairn.xapi.XapiVersion;
 import java.util.ArrayList;
@@ -78,7 +79,7 @@ public record StatementParams(UUID statementId, UUID voidedStatementId, Statemen
         }
         String registration = QueryParameters.one(params, "registration");
         if (registration != null) {
-            filters.add(new KeyFilter(FilterKey.registration(Values.uuid(registration, "parameter registration").toString()), false));
+            filters.add(new KeyFilter(FilterKey.registration(Uuids.parse(registration, "parameter registration").toString()), false));
         }
         String agent = QueryParameters.one(params, "agent");
         boolean relatedAgents = bool(params, "related_agents");
@@ -95,7 +96,7 @@ public record StatementParams(UUID statementId, UUID voidedStatementId, Statemen
         int limit = defaultLimit;
         String limitText = QueryParameters.one(params, "limit");
         if (limitText != null) {
-            long asked = Values.nonNegativeInteger(limitText);
+            long asked = NonNegativeIntegers.parse(limitText);
             if (asked < 0) {
                 throw new XapiException("parameter limit", "parameter.invalid",
                         "limit must be a non-negative integer in the digits 0-9; got '" + limitText + "'");
@@ -110,7 +111,7 @@ public record StatementParams(UUID statementId, UUID voidedStatementId, Statemen
 
     private static UUID uuid(Map<String, Deque<String>> params, String name) {
         String v = QueryParameters.one(params, name);
-        return v == null ? null : Values.uuid(v, "parameter " + name);
+        return v == null ? null : Uuids.parse(v, "parameter " + name);
     }
 
     private static boolean bool(Map<String, Deque<String>> params, String name) {

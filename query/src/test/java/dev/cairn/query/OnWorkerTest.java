@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.http.CorsPolicy;
-import dev.cairn.http.HttpServer;
 import dev.cairn.http.ErrorPolicy;
+import dev.cairn.http.HttpServer;
 import dev.cairn.store.Database;
 import dev.cairn.store.StoreException;
 import dev.cairn.xapi.XapiVersion;

@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cairn.store.KeyFilter;
 import dev.cairn.store.StatementQuery;
+import dev.cairn.xapi.FilterKey;
 import dev.cairn.xapi.XapiException;
 import dev.cairn.xapi.XapiVersion;
-import dev.cairn.store.KeyFilter;
-import dev.cairn.xapi.FilterKey;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;

@@ -28,7 +28,7 @@ public final class Equivalence {
     }
 
     private static String instant(String timestamp) {
-        return timestamp == null ? null : Values.instant(timestamp).toString();
+        return timestamp == null ? null : Timestamps.instant(timestamp).toString();
     }
 
     private static Result result(Result r) {
@@ -36,11 +36,11 @@ public final class Equivalence {
             return r;
         }
         return new Result(r.score(), r.success(), r.completion(), r.response(),
-                Values.comparableDuration(r.duration()), r.extensions());
+                Durations.comparable(r.duration()), r.extensions());
     }
 
     private static Verb verb(Verb v) {
-        return new Verb(Values.normalizeIri(v.id()), null);
+        return new Verb(Iris.normalize(v.id()), null);
     }
 
     private static Actor actor(Actor a) {
@@ -59,12 +59,12 @@ public final class Equivalence {
         if (ifi == null || ifi.kind() == Ifi.Kind.MBOX_SHA1SUM) {
             return ifi;
         }
-        return new Ifi(ifi.kind(), Values.normalizeIri(ifi.value()), ifi.accountName());
+        return new Ifi(ifi.kind(), Iris.normalize(ifi.value()), ifi.accountName());
     }
 
     private static StatementObject object(StatementObject o) {
         if (o instanceof Activity activity) {
-            return new Activity(Values.normalizeIri(activity.id()), null);
+            return new Activity(Iris.normalize(activity.id()), null);
         }
         if (o instanceof Actor actor) {
             return actor(actor);
@@ -117,7 +117,7 @@ public final class Equivalence {
         }
         List<Activity> out = new ArrayList<>(activities.size());
         for (Activity a : activities) {
-            out.add(new Activity(Values.normalizeIri(a.id()), null));
+            out.add(new Activity(Iris.normalize(a.id()), null));
         }
         return out;
     }

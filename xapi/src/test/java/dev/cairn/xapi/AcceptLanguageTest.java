@@ -3,10 +3,10 @@ package dev.cairn.xapi;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /** Reading Accept-Language (RFC 9110 12.5.4) as real clients send it, and as attackers do. */
 class AcceptLanguageTest {

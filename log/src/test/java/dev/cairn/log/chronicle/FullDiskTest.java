@@ -15,7 +15,6 @@ import dev.cairn.log.LogWriteException;
 import dev.cairn.log.StatementsStored;
 import dev.cairn.log.StoredStatement;
 import dev.cairn.store.SmallFilesystem;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
