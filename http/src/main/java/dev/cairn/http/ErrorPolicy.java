@@ -14,7 +14,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one error policy, at the head of the chain: the only place where an exception becomes a response.
+ * The one error policy, at the head of the chain: the only place where an exception becomes a response (the
+ * sequencer's refusals are not exceptions but values, {@code WriteOutcome.Refused}, which the write side answers).
  * Every response carries X-Experience-API-Version (Comm 3.3: "in every response"), refusals made before
  * {@link VersionHandler} runs (405, 401) included: the version the request asks for when Cairn speaks it, else
  * the fallback.
@@ -93,8 +94,12 @@ public final class ErrorPolicy implements HttpHandler {
             Responses.error(exchange, 503, "store.unavailable", "database", "the database could not answer; retry shortly");
         } else if (failure != null) {
             LOG.error("{} failed", request(exchange), failure);
-            Responses.error(exchange, 500, "server.error", "request",
-                    "the server could not complete this request; its log names the failure at this time");
+            String m = exchange.getRequestMethod().toString();
+            // A write can fail after its entry reached the log (its sync failed): then it may be stored after all.
+            Responses.error(exchange, 500, "server.error", "request", "the server could not complete this request"
+                    + (m.equals("GET") || m.equals("HEAD") ? "" : "; what it writes may or may not have been stored "
+                    + "(sent again with the same statement ids, statements are stored once)")
+                    + "; its log names the failure at this time");
         } else {
             int status = exchange.getStatusCode();
             Responses.error(exchange, status, status >= 500 ? "server.error" : "request.refused", "request",

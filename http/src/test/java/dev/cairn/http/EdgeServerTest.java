@@ -235,6 +235,13 @@ class EdgeServerTest {
     }
 
     @Test
+    void a500ToAWriteSaysItMayHaveBeenStoredAndOneToAReadDoesNot() throws Exception {
+        start(CorsPolicy.parse("*", 7200));
+        assertTrue(send("POST", "/boom").body().contains("may or may not have been stored"));
+        assertFalse(send("GET", "/boom").body().contains("stored"));
+    }
+
+    @Test
     void aBareErrorStatusGetsTheJsonBodyAndASuccessStaysEmpty() throws Exception {
         start(CorsPolicy.parse("*", 7200));
         HttpResponse<String> r = send("GET", "/bare-412");

@@ -34,7 +34,7 @@ final class ImportHttpSink implements ImportSink {
 
     /**
      * @param endpoint   the xAPI base URL of the ingest, such as http://127.0.0.1:8080/xapi
-     * @param credential a credential of a credential that may write statements; its authority is stamped
+     * @param credential a credential that may write statements; its authority is stamped
      */
     ImportHttpSink(HttpClient client, URI endpoint, KeyAndSecret credential, XapiVersion version) {
         this.client = client;

@@ -4,6 +4,7 @@ import dev.cairn.auth.KeyAndSecret;
 import dev.cairn.store.DatabaseUrl;
 import dev.cairn.xapi.XapiVersion;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -17,7 +18,10 @@ import java.util.List;
  * @param from            another LRS's xAPI base URL to read, or null for files
  * @param readCredential  the credential for reading {@code from}, or null for files
  * @param writeCredential the credential whose authority the statements carry, or null for the admin credential
- * @param target          the running ingest's xAPI base URL, used when it holds the log
+ * @param target          the running ingest's xAPI base URL, used when it holds the log; null for the one at
+ *                        {@code host} and {@code port}
+ * @param host            the address this Cairn listens on, from its settings
+ * @param port            the port this Cairn listens on, from its settings
  * @param batch           statements per appended batch
  * @param pageSize        statements per page read from {@code from}
  * @param threads         threads that parse and validate
@@ -27,7 +31,7 @@ import java.util.List;
  * @param adminCredential the configured admin credential, or null
  */
 public record ImportJob(List<Path> files, URI from, KeyAndSecret readCredential, KeyAndSecret writeCredential,
-                        URI target, int batch, int pageSize, int threads, XapiVersion version, Path log, DatabaseUrl db,
+                        URI target, String host, int port, int batch, int pageSize, int threads, XapiVersion version, Path log, DatabaseUrl db,
                         KeyAndSecret adminCredential) {
     /** The most statements per batch: a batch must fit in one log entry. */
     public static final int MAX_BATCH = 10_000;
@@ -49,7 +53,7 @@ public record ImportJob(List<Path> files, URI from, KeyAndSecret readCredential,
                 throw new IllegalArgumentException("--from needs --credential KEY:SECRET to read the other LRS");
             }
         }
-        if (target.getHost() == null || target.getScheme() == null) {
+        if (target != null && (target.getHost() == null || target.getScheme() == null)) {
             throw new IllegalArgumentException("--target=" + target + " must be an http or https URL");
         }
         if (batch < 1 || batch > MAX_BATCH) {
@@ -70,6 +74,18 @@ public record ImportJob(List<Path> files, URI from, KeyAndSecret readCredential,
             }
         }
         checkLog(log);
+    }
+
+    /** Where the running ingest is: {@code target}, else http://HOST:PORT/xapi (an IPv6 address in brackets). */
+    URI ingest() {
+        if (target != null) {
+            return target;
+        }
+        try {
+            return new URI("http", null, host, port, "/xapi", null, null);
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("host=" + host + " makes no URL of the running ingest; give --target", e);
+        }
     }
 
     private static void checkLog(Path log) {

@@ -186,7 +186,7 @@ public final class Importer {
                         + "import goes through it: give the credential to write with, --"
                         + (job.from() != null ? "target-credential" : "credential") + " KEY:SECRET");
             }
-            return new ImportHttpSink(http, job.target(), writeCredential, job.version());
+            return new ImportHttpSink(http, job.ingest(), writeCredential, job.version());
         }
         EventLog log = null;
         Database db = null;

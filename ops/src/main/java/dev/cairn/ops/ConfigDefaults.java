@@ -13,9 +13,9 @@ import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
 /**
- * Where a setting's value comes from when the command line does not give it, in this order: its environment
- * variable {@code CAIRN_NAME} (for {@code --name}), then {@code name=} in the configuration file, then the
- * setting's default ({@link Settings#parse}).
+ * Where an option's value comes from when the command line does not give it, in this order: its environment
+ * variable {@code CAIRN_NAME} (for {@code --name}), then, for a setting, {@code name=} in the configuration file
+ * (which names settings only), then the setting's default ({@link Settings#parse}).
  */
 final class ConfigDefaults implements IDefaultValueProvider {
     private final Map<String, String> environment;
@@ -59,12 +59,12 @@ final class ConfigDefaults implements IDefaultValueProvider {
         if (!(arg instanceof OptionSpec option)) {
             return null;
         }
-        for (Setting<?> s : SettingTable.ALL) {
-            if (s.flag().equals(option.longestName())) {
-                String env = environment.get(s.variable());
-                return env != null ? env : file.getProperty(s.name());
-            }
+        String name = option.longestName();
+        if (!name.startsWith("--")) {
+            return null;
         }
-        return null; // a command's own option (import's --batch): only its flag gives it
+        // A command's own options (import's --credential, say) come from the environment too, never from the file.
+        String env = environment.get(Setting.variable(name.substring(2)));
+        return env != null ? env : file.getProperty(name.substring(2));
     }
 }

@@ -89,8 +89,7 @@ final class ImportCommand implements Callable<Integer> {
             KeyAndSecret write = credential("--target-credential", targetCredential);
             KeyAndSecret given = credential("--credential", credential);
             job = new ImportJob(files, from, from != null ? given : null, from != null ? write : given,
-                    target != null ? target : URI.create("http://" + s.get(HOST) + ":" + s.get(PORT) + "/xapi"),
-                    batch, pageSize, threads != null ? threads : Runtime.getRuntime().availableProcessors(),
+                    target, s.get(HOST), s.get(PORT), batch, pageSize, threads != null ? threads : Runtime.getRuntime().availableProcessors(),
                     s.get(XAPI_VERSION), s.get(LOG_DIR), s.get(DB), s.get(ADMIN_CREDENTIAL));
         } catch (IllegalArgumentException e) {
             err.println("cairn import: " + e.getMessage());

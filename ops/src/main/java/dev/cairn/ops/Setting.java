@@ -13,13 +13,18 @@ import java.util.function.Function;
  * @param shownDefault the default as {@code --help} and the README show it
  * @param description  one line for {@code --help}
  * @param parser       types a value given as text, or throws with a message that names the setting and the value
- * @param byDefault    the value when none is given, from the settings declared before it (null: none)
+ * @param byDefault    the value when none is given, possibly from other settings (which are resolved first)
  * @param <T>          the type the value has everywhere after start
  */
 public record Setting<T>(String name, String label, String shownDefault, String description,
                          Function<String, T> parser, Function<Settings, T> byDefault) {
     /** The environment variable that gives this setting. */
     public String variable() {
+        return variable(name);
+    }
+
+    /** The environment variable of the option {@code --name}: {@code CAIRN_NAME}, dashes as underscores. */
+    static String variable(String name) {
         return "CAIRN_" + name.toUpperCase(Locale.ROOT).replace('-', '_');
     }
 

@@ -50,9 +50,9 @@ final class SettingTable {
             "Largest request body in bytes; larger ones get 413",
             whole("max-body", 1024, MAX_MAX_BODY, ": a write must fit in one log entry"), constant(16L << 20));
     static final Setting<Long> MAX_UNAUTHENTICATED_BODY = new Setting<>("max-unauthenticated-body", "BYTES",
-            UNAUTHENTICATED_BODIES + " × --max-body",
+            UNAUTHENTICATED_BODIES + " x --max-body",
             "Most body bytes held, all requests together, before their credentials are verified; 503 past it",
-            whole("max-unauthenticated-body", 1024, Long.MAX_VALUE, ""),
+            whole("max-unauthenticated-body", 0, Long.MAX_VALUE, ""),
             s -> UNAUTHENTICATED_BODIES * s.get(MAX_BODY));
     static final Setting<Integer> DEFAULT_LIMIT = new Setting<>("default-limit", "N", "100",
             "Statements per page when a query gives no limit", count("default-limit", 1, Integer.MAX_VALUE),
@@ -88,21 +88,23 @@ final class SettingTable {
             "Most client connections open at once; further ones wait to be accepted",
             count("max-connections", 1, Integer.MAX_VALUE), constant(1000));
     static final Setting<CorsPolicy> CORS_ORIGINS = new Setting<>("cors-origins", "ORIGINS", "*",
-            "Origins browser content may call from: * for any, or a list such as "
-                    + "https://lms.example.com,https://*.cdn.example.com", text -> CorsPolicy.parse(text, 0),
+            "Origins browser content may call from: * for any (every request still needs a credential), or a "
+                    + "list such as https://lms.example.com,https://*.cdn.example.com", text -> CorsPolicy.parse(text, 0),
             constant(CorsPolicy.parse("*", 0)));
     static final Setting<Long> CORS_MAX_AGE = new Setting<>("cors-max-age", "SECONDS", "7200",
             "Seconds a browser may cache the answer to a preflight", whole("cors-max-age", 0, Long.MAX_VALUE, ""),
             constant(7200L));
     static final Setting<Long> VISIBLE_TIMEOUT = new Setting<>("visible-timeout", "MS", "5000",
-            "Longest wait (ms) of an ack=visible write for the projector; past it the write is answered as durable",
+            "Longest wait (ms) of an ack=visible write for the projector; past it the write gets its usual success "
+                    + "with the header X-Cairn-Ack: durable",
             whole("visible-timeout", 1, Long.MAX_VALUE, ""), constant(5_000L));
     static final Setting<Long> DISK_RESERVE = new Setting<>("disk-reserve", "BYTES", "268435456",
-            "Free bytes writes must leave on the disks of the log and of a SQLite database; below it writes get 507",
+            "Free bytes writes must leave on the disks of the log and of a SQLite database; below it writes get 507 "
+                    + "and /health/ready says why",
             whole("disk-reserve", 0, Long.MAX_VALUE, ""), constant(256L << 20));
     static final Setting<XapiVersion> XAPI_VERSION = new Setting<>("xapi-version", "VERSION", "2.0.0",
-            "The xAPI version assumed where a request names none (and the rules cairn import validates with): "
-                    + "2.0.0 or 1.0.3", SettingTable::xapiVersion, constant(XapiVersion.V2_0_0));
+            "The xAPI version reported on the 400 to a request without a version header (and the rules cairn "
+                    + "import validates with): 2.0.0 or 1.0.3", SettingTable::xapiVersion, constant(XapiVersion.V2_0_0));
 
     /** Every setting, in the order of the README's table and of {@code --help}. */
     static final List<Setting<?>> ALL = List.of(DATA, DB, LOG_DIR, HOST, PORT, ADMIN_CREDENTIAL, ADMIN_CREDENTIAL_FILE,
@@ -180,11 +182,11 @@ final class SettingTable {
     }
 
     private static int ringSize(String text) {
-        int n = count("ring-size", 1, 1 << 30).apply(text);
-        if (Integer.bitCount(n) != 1) {
+        long n = whole("ring-size", Long.MIN_VALUE, Long.MAX_VALUE, "").apply(text);
+        if (n < 1 || n > 1 << 30 || Long.bitCount(n) != 1) {
             throw new IllegalArgumentException("ring-size=" + n + " must be a power of two");
         }
-        return n;
+        return (int) n;
     }
 
     private static XapiVersion xapiVersion(String text) {

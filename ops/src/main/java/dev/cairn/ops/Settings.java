@@ -84,7 +84,8 @@ public final class Settings {
             throw e;
         } catch (IllegalArgumentException e) {
             String m = e.getMessage();
-            throw new Invalid(m != null && m.contains(setting.name()) ? m : setting.name() + "=" + text + ": " + m, e);
+            // The value itself is not repeated: it may be a secret (admin-credential).
+            throw new Invalid(m != null && m.startsWith(setting.name()) ? m : setting.name() + ": " + m, e);
         }
         values.put(setting, value);
         return value;

@@ -113,6 +113,21 @@ class ConfigurationTest {
     }
 
     @Test
+    void aCommandsOwnOptionComesFromItsFlagOrTheEnvironment() {
+        String[] args = {"statements.json"};
+        ImportCommand fromEnv = new ImportCommand();
+        new CommandLine(fromEnv).setDefaultValueProvider(ConfigDefaults.from(args, Map.of("CAIRN_BATCH", "50",
+                "CAIRN_CREDENTIAL", "importer:kept-out-of-ps"))).parseArgs(args);
+        assertEquals(50, fromEnv.batch);
+        assertEquals("importer:kept-out-of-ps", fromEnv.credential);
+        ImportCommand fromFlag = new ImportCommand();
+        String[] flagged = {"--batch", "70", "statements.json"};
+        new CommandLine(fromFlag).setDefaultValueProvider(ConfigDefaults.from(flagged, Map.of("CAIRN_BATCH", "50")))
+                .parseArgs(flagged);
+        assertEquals(70, fromFlag.batch);
+    }
+
+    @Test
     void anUnknownFlagIsRefused() {
         assertEquals(2, Main.run(Map.of(), "serve", "--prot", "8080"));
     }

@@ -104,9 +104,11 @@ class ImportCommandTest {
     }
 
     @Test
-    void anImportThatIsTheSequencerReportsItsLogSyncs() throws Exception {
+    void anImportThatIsTheSequencerReportsItsLogSyncsWhateverTheListenAddress() throws Exception {
         Path file = write(dir.resolve("s.ndjson"), ndjson(statements("s", 3)));
-        ImportTestSupport.Run r = importFiles(file);
+        // An address that makes no URL of an ingest is no matter when the import appends to the log itself.
+        ImportTestSupport.Run r = run("import", "--data", data.toString(), "--db", database.url(), "--credential",
+                CREDENTIAL, "--host", "::", file.toString());
         assertEquals(0, r.exitCode(), r.toString());
         assertTrue(r.out().matches("(?s).*\\nlog: [1-9][0-9,]* syncs?, [0-9.]+ ms each on average\\n.*"), r.toString());
     }

@@ -65,6 +65,13 @@ class SettingTableTest {
     }
 
     @Test
+    void aRefusedCredentialIsNotRepeatedInTheMessage() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Settings.parse(Map.of("admin-credential", "no-colon-secret")));
+        assertEquals("admin-credential must be KEY:SECRET with both parts non-empty", e.getMessage());
+    }
+
+    @Test
     void settingsThatContradictEachOtherAreRefused() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> Settings.parse(Map.of("default-limit", "500", "max-limit", "100")));

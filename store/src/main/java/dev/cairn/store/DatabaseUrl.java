@@ -41,8 +41,9 @@ public record DatabaseUrl(String jdbc, Dialect dialect) {
         return Optional.of(Path.of(file).toAbsolutePath());
     }
 
+    /** The URL with the value of a {@code password} parameter masked, for logs and messages. */
     @Override
     public String toString() {
-        return jdbc;
+        return jdbc.replaceAll("(?i)([?&;]password=)[^&;]*", "$1***");
     }
 }
