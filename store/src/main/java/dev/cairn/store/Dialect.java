@@ -1,5 +1,7 @@
 package dev.cairn.store;
 
+import com.zaxxer.hikari.HikariConfig;
+import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -12,6 +14,18 @@ public enum Dialect {
         @Override
         WriterBackend writerBackend(Database db, Connection c) throws SQLException {
             return new SqliteWriterBackend(db, c);
+        }
+
+        @Override
+        ReplayTarget replayTarget(String liveUrl) throws IOException {
+            return SqliteReplayTarget.beside(liveUrl);
+        }
+
+        /** sqlite-jdbc reads these driver properties on every new connection. */
+        @Override
+        void configureReaders(HikariConfig config) {
+            config.addDataSourceProperty("busy_timeout", "10000");
+            config.addDataSourceProperty("journal_mode", "WAL");
         }
 
         /**
@@ -66,6 +80,17 @@ public enum Dialect {
         @Override
         WriterBackend writerBackend(Database db, Connection c) throws SQLException {
             return new PostgresWriterBackend(db, c);
+        }
+
+        @Override
+        ReplayTarget replayTarget(String liveUrl) throws SQLException {
+            return PostgresReplayTarget.beside(liveUrl);
+        }
+
+        @Override
+        void configureReaders(HikariConfig config) {
+            config.addDataSourceProperty("connectTimeout", String.valueOf(config.getConnectionTimeout() / 1000));
+            config.addDataSourceProperty("tcpKeepAlive", "true");
         }
 
         /** Batches of inserts become multi-row INSERTs: the bulk path of projection and replay. */
@@ -143,6 +168,12 @@ public enum Dialect {
 
     /** The bulk writes and housekeeping of the projection writer on its connection {@code c}. */
     abstract WriterBackend writerBackend(Database db, Connection c) throws SQLException;
+
+    /** An empty place beside the live database at {@code liveUrl} to rebuild its projection in. */
+    abstract ReplayTarget replayTarget(String liveUrl) throws SQLException, IOException;
+
+    /** Driver settings of the reader pool's connections. */
+    abstract void configureReaders(HikariConfig config);
 
     /** Opens a transaction that holds the database's migration lock until committed or rolled back. */
     abstract void beginExclusive(Connection c, Statement s) throws SQLException;
