@@ -4,6 +4,7 @@ import dev.cairn.log.EventLog;
 import dev.cairn.log.chronicle.ChronicleLog;
 import dev.cairn.projector.Projector;
 import dev.cairn.store.Database;
+import dev.cairn.store.ProjectionWriter;
 import dev.cairn.store.WatermarkTracker;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -78,7 +79,8 @@ final class Dataset {
             long t0 = System.nanoTime();
             BenchDatabase bench = database(true);
             try (EventLog log = ChronicleLog.open(logDir()); Database db = Database.open(bench.url());
-                 Projector projector = new Projector(log, db, new WatermarkTracker(db.watermark(), Clock.systemUTC()),
+                 Projector projector = new Projector(log, new ProjectionWriter(db),
+                         new WatermarkTracker(db.watermark(), Clock.systemUTC()),
                          PROJECTOR_BATCH)) {
                 while (projector.doWork() > 0) {
                     Thread.onSpinWait();

@@ -7,6 +7,7 @@ import dev.cairn.projector.Projector;
 import dev.cairn.projector.ProjectorRunner;
 import dev.cairn.projector.ReplayProgress;
 import dev.cairn.store.Database;
+import dev.cairn.store.ProjectionWriter;
 import dev.cairn.store.WatermarkTracker;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -134,7 +135,7 @@ public final class ProjectionBench {
             String url = dialect.equals("sqlite") ? bench.url() + sqliteParams : bench.url();
             try (Database db = Database.open(url)) {
                 WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
-                try (Projector projector = new Projector(log, db, tracker, batch)) {
+                try (Projector projector = new Projector(log, new ProjectionWriter(db), tracker, batch)) {
                     ThreadCpu cpu = ThreadCpu.start();
                     long t0 = System.nanoTime();
                     while (projector.doWork() > 0) {
@@ -167,7 +168,8 @@ public final class ProjectionBench {
         long t0 = System.nanoTime();
         try (BenchDatabase bench = BenchDatabase.create(dialect, dir, "warmup_" + dialect);
              Database db = Database.open(bench.url());
-             Projector projector = new Projector(log, db, new WatermarkTracker(db.watermark(), Clock.systemUTC()),
+             Projector projector = new Projector(log, new ProjectionWriter(db),
+                     new WatermarkTracker(db.watermark(), Clock.systemUTC()),
                      batch)) {
             while (projector.watermark().seq() < statements && projector.doWork() > 0) {
                 Thread.onSpinWait();

@@ -56,6 +56,7 @@ import dev.cairn.store.Database;
 import dev.cairn.store.DocumentReader;
 import dev.cairn.store.KnownState;
 import dev.cairn.store.OwnerOnly;
+import dev.cairn.store.ProjectionWriter;
 import dev.cairn.store.StatementReader;
 import dev.cairn.store.WatermarkTracker;
 import dev.cairn.xapi.DocumentKey;
@@ -128,7 +129,8 @@ public final class Cairn implements AutoCloseable {
             if (roles.contains(Role.PROJECT)) {
                 // Alone, the projector cannot see the ingest process's writers wait, so it never lingers.
                 long linger = roles.contains(Role.INGEST) ? TimeUnit.MILLISECONDS.toNanos(PROJECTOR_LINGER_MILLIS) : 0;
-                ProjectorRunner projector = new ProjectorRunner(new Projector(log, db, tracker, s.get(PROJECTOR_BATCH)),
+                ProjectorRunner projector = new ProjectorRunner(
+                        new Projector(log, new ProjectionWriter(db), tracker, s.get(PROJECTOR_BATCH)),
                         linger);
                 projector.start();
                 started(projector);

@@ -11,6 +11,7 @@ import dev.cairn.projector.Projector;
 import dev.cairn.projector.ProjectorRunner;
 import dev.cairn.projector.ReplayProgress;
 import dev.cairn.store.Database;
+import dev.cairn.store.ProjectionWriter;
 import dev.cairn.store.ReplayTarget;
 import dev.cairn.store.StoreException;
 import dev.cairn.store.WatermarkTracker;
@@ -54,7 +55,7 @@ final class ReplayCommand implements Callable<Integer> {
     /** Applies the whole log to the empty database {@code db}. */
     static void replay(EventLog log, Database db, int batch, ReplayProgress progress) {
         WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
-        try (Projector projector = new Projector(log, db, tracker, batch)) {
+        try (Projector projector = new Projector(log, new ProjectionWriter(db), tracker, batch)) {
             ProjectorRunner.applyAll(projector, progress);
         }
     }

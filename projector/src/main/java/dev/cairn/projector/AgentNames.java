@@ -1,6 +1,5 @@
 package dev.cairn.projector;
 
-import dev.cairn.store.ProjectionWriter;
 import dev.cairn.xapi.Actor;
 import dev.cairn.xapi.Agent;
 import dev.cairn.xapi.Context;
@@ -26,12 +25,6 @@ final class AgentNames {
         List<Named> out = new ArrayList<>(2);
         record(s, out);
         return out;
-    }
-
-    static void record(List<Named> names, ProjectionWriter writer) {
-        for (Named n : names) {
-            writer.addAgentName(n.ifiKey(), n.name());
-        }
     }
 
     private static void record(Statement s, List<Named> out) {

@@ -67,9 +67,10 @@ public final class Projector implements AutoCloseable {
     private record Chunk(long lookedAtMillis, long readNanos, List<PreparedEntry> entries, BadLogEntryException bad) {
     }
 
-    public Projector(EventLog log, Database db, WatermarkTracker tracker, int maxStatementsPerBatch) {
+    /** A projector that applies {@code log} through {@code writer}, which it closes when it closes. */
+    public Projector(EventLog log, ProjectionWriter writer, WatermarkTracker tracker, int maxStatementsPerBatch) {
         this.log = log;
-        this.writer = new ProjectionWriter(db);
+        this.writer = writer;
         this.tracker = tracker;
         this.maxStatementsPerBatch = maxStatementsPerBatch;
         this.reopenAt = writer.watermark().logIndex();
@@ -250,8 +251,12 @@ public final class Projector implements AutoCloseable {
         }
         for (PreparedEntry.Prepared p : prepared.statements()) {
             writer.add(p.projected());
-            ActivityDefinitions.merge(p.definitions(), writer);
-            AgentNames.record(p.names(), writer);
+            for (ActivityDefinitions.Defined d : p.definitions()) {
+                writer.defineActivity(d.activityId(), d.definition());
+            }
+            for (AgentNames.Named n : p.names()) {
+                writer.addAgentName(n.ifiKey(), n.name());
+            }
         }
         for (AttachmentContent a : stored.attachments()) {
             writer.putAttachment(a.sha2(), a.contentType(), a.content());

@@ -10,6 +10,7 @@ import dev.cairn.log.StoredStatement;
 import dev.cairn.log.chronicle.ChronicleLog;
 import dev.cairn.store.Database;
 import dev.cairn.store.ProjectionChecksum;
+import dev.cairn.store.ProjectionWriter;
 import dev.cairn.store.SmallFilesystem;
 import dev.cairn.store.WatermarkTracker;
 import java.nio.charset.StandardCharsets;
@@ -66,7 +67,8 @@ class DatabaseDiskFullTest {
             String url = "jdbc:sqlite:" + fs.dir().resolve("cairn.db");
             int failures = 0;
             try (Database db = Database.open(url);
-                 Projector projector = new Projector(log, db, new WatermarkTracker(db.watermark(), Clock.systemUTC()), 2000)) {
+                 Projector projector = new Projector(log, new ProjectionWriter(db),
+                         new WatermarkTracker(db.watermark(), Clock.systemUTC()), 2000)) {
                 while (true) {
                     try {
                         if (projector.doWork() == 0) {
@@ -83,7 +85,7 @@ class DatabaseDiskFullTest {
                 assertTrue(failures >= 3, "the disk never filled");
                 assertEquals(10_000, db.watermark().seq());
                 try (Database uninterrupted = Database.open("jdbc:sqlite:" + dir.resolve("fresh.db"));
-                     Projector again = new Projector(log, uninterrupted,
+                     Projector again = new Projector(log, new ProjectionWriter(uninterrupted),
                              new WatermarkTracker(uninterrupted.watermark(), Clock.systemUTC()), 2000)) {
                     while (again.doWork() > 0) {
                         Thread.onSpinWait();

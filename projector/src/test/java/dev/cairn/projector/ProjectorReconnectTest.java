@@ -11,6 +11,7 @@ import dev.cairn.log.StoredStatement;
 import dev.cairn.log.chronicle.ChronicleLog;
 import dev.cairn.store.Database;
 import dev.cairn.store.ProjectionChecksum;
+import dev.cairn.store.ProjectionWriter;
 import dev.cairn.store.TestDatabase;
 import dev.cairn.store.WatermarkTracker;
 import java.nio.charset.StandardCharsets;
@@ -67,7 +68,7 @@ class ProjectorReconnectTest {
              EventLog log = ChronicleLog.open(dir.resolve("log")); Database db = Database.open(database.url());
              LogAppender appender = log.appender()) {
             WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
-            try (Projector projector = new Projector(log, db, tracker, 100)) {
+            try (Projector projector = new Projector(log, new ProjectionWriter(db), tracker, 100)) {
                 appender.append(new StatementsStored(List.of(naming(1, "Ada", "http://example.com/a", "One"))));
                 appender.sync();
                 drain(projector);
@@ -88,7 +89,7 @@ class ProjectorReconnectTest {
             // Read through new connections: the pool's own lost ones are the pool's business (each fails one read).
             try (TestDatabase fresh = TestDatabase.create("postgresql", dir);
                  Database uninterrupted = Database.open(fresh.url()); Database direct = Database.open(database.url())) {
-                try (Projector projector = new Projector(log, uninterrupted,
+                try (Projector projector = new Projector(log, new ProjectionWriter(uninterrupted),
                         new WatermarkTracker(uninterrupted.watermark(), Clock.systemUTC()), 100)) {
                     drain(projector);
                 }
@@ -104,7 +105,7 @@ class ProjectorReconnectTest {
              EventLog log = ChronicleLog.open(dir.resolve("log")); Database db = Database.open(proxy.url(database.url()));
              LogAppender appender = log.appender()) {
             WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
-            try (Projector projector = new Projector(log, db, tracker, 100)) {
+            try (Projector projector = new Projector(log, new ProjectionWriter(db), tracker, 100)) {
                 appender.append(new StatementsStored(List.of(naming(1, "Ada", "http://example.com/a", "One"))));
                 appender.sync();
                 drain(projector);
@@ -122,7 +123,7 @@ class ProjectorReconnectTest {
             }
             try (TestDatabase fresh = TestDatabase.create("postgresql", dir);
                  Database uninterrupted = Database.open(fresh.url())) {
-                try (Projector projector = new Projector(log, uninterrupted,
+                try (Projector projector = new Projector(log, new ProjectionWriter(uninterrupted),
                         new WatermarkTracker(uninterrupted.watermark(), Clock.systemUTC()), 100)) {
                     drain(projector);
                 }

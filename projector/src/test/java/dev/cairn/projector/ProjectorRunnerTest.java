@@ -9,6 +9,7 @@ import dev.cairn.log.StatementsStored;
 import dev.cairn.log.StoredStatement;
 import dev.cairn.log.chronicle.ChronicleLog;
 import dev.cairn.store.Database;
+import dev.cairn.store.ProjectionWriter;
 import dev.cairn.store.WatermarkTracker;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -55,7 +56,7 @@ class ProjectorRunnerTest {
     }
 
     private void startRunner(long lingerNanos) {
-        runner = new ProjectorRunner(new Projector(log, db, tracker, 100), lingerNanos);
+        runner = new ProjectorRunner(new Projector(log, new ProjectionWriter(db), tracker, 100), lingerNanos);
         runner.start();
     }
 

@@ -15,6 +15,7 @@ import dev.cairn.store.Database;
 import dev.cairn.store.FencedException;
 import dev.cairn.store.KeyFilter;
 import dev.cairn.store.ProjectionChecksum;
+import dev.cairn.store.ProjectionWriter;
 import dev.cairn.store.StatementQuery;
 import dev.cairn.store.StatementReader;
 import dev.cairn.store.TestDatabase;
@@ -64,7 +65,7 @@ class ProjectorTest extends DatabaseOnEachDialect {
                     statement(UUID.randomUUID(), 2, COMPLETED, activity("http://example.com/b")))));
             appender.sync();
             WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
-            try (Projector projector = new Projector(log, db, tracker, 100)) {
+            try (Projector projector = new Projector(log, new ProjectionWriter(db), tracker, 100)) {
                 assertEquals(1, projector.doWork());
                 assertEquals(0, projector.doWork());
             }
@@ -78,7 +79,8 @@ class ProjectorTest extends DatabaseOnEachDialect {
     void aSecondProjectorOnTheSameDatabaseIsFenced() {
         try (EventLog log = ChronicleLog.open(dir.resolve("log")); Database db = db(); LogAppender appender = log.appender()) {
             WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
-            try (Projector first = new Projector(log, db, tracker, 100); Projector second = new Projector(log, db, tracker, 100)) {
+            try (Projector first = new Projector(log, new ProjectionWriter(db), tracker, 100);
+                 Projector second = new Projector(log, new ProjectionWriter(db), tracker, 100)) {
                 appender.append(new StatementsStored(List.of(statement(UUID.randomUUID(), 1, COMPLETED, activity("http://example.com/a")))));
                 appender.sync();
                 assertEquals(1, first.doWork());
@@ -98,7 +100,7 @@ class ProjectorTest extends DatabaseOnEachDialect {
             appender.append(new StatementsStored(List.of(statement(target, 2, COMPLETED, activity("http://example.com/a")))));
             appender.sync();
             WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
-            try (Projector projector = new Projector(log, db, tracker, 100)) {
+            try (Projector projector = new Projector(log, new ProjectionWriter(db), tracker, 100)) {
                 while (projector.doWork() > 0) {
                     Thread.onSpinWait();
                 }
@@ -126,7 +128,7 @@ class ProjectorTest extends DatabaseOnEachDialect {
                     statement(UUID.randomUUID(), 3, voided, ref(voiding)))));
             appender.sync();
             WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
-            try (Projector projector = new Projector(log, db, tracker, 100)) {
+            try (Projector projector = new Projector(log, new ProjectionWriter(db), tracker, 100)) {
                 projector.doWork();
             }
             StatementReader reader = new StatementReader(db);
@@ -161,7 +163,7 @@ class ProjectorTest extends DatabaseOnEachDialect {
                     activity("http://example.com/a")))));
             appender.sync();
             WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
-            try (Projector projector = new Projector(log, db, tracker, 100)) {
+            try (Projector projector = new Projector(log, new ProjectionWriter(db), tracker, 100)) {
                 for (int attempt = 0; attempt < 2; attempt++) {
                     BadLogEntryException e = assertThrows(BadLogEntryException.class, projector::doWork);
                     assertEquals(bad, e.position());
@@ -200,7 +202,7 @@ class ProjectorTest extends DatabaseOnEachDialect {
     void aFailedTransactionRetriedGivesTheTablesOfAnUninterruptedRun() throws SQLException {
         try (EventLog log = ChronicleLog.open(dir.resolve("log")); Database db = db(); LogAppender appender = log.appender()) {
             WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
-            try (Projector projector = new Projector(log, db, tracker, 100)) {
+            try (Projector projector = new Projector(log, new ProjectionWriter(db), tracker, 100)) {
                 appender.append(new StatementsStored(List.of(naming(1, "Ada", "One"), naming(2, "Ada", "One"))));
                 appender.sync();
                 drain(projector);
@@ -224,7 +226,7 @@ class ProjectorTest extends DatabaseOnEachDialect {
             assertEquals(4, db.watermark().seq());
             try (TestDatabase fresh = TestDatabase.create(dialect, dir);
                  Database uninterrupted = Database.open(fresh.url())) {
-                try (Projector projector = new Projector(log, uninterrupted,
+                try (Projector projector = new Projector(log, new ProjectionWriter(uninterrupted),
                         new WatermarkTracker(uninterrupted.watermark(), Clock.systemUTC()), 100)) {
                     drain(projector);
                 }

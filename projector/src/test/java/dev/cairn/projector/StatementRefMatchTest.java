@@ -9,6 +9,7 @@ import dev.cairn.log.StoredStatement;
 import dev.cairn.log.chronicle.ChronicleLog;
 import dev.cairn.store.Database;
 import dev.cairn.store.KeyFilter;
+import dev.cairn.store.ProjectionWriter;
 import dev.cairn.store.StatementQuery;
 import dev.cairn.store.StatementReader;
 import dev.cairn.store.TestDatabase;
@@ -107,7 +108,7 @@ class StatementRefMatchTest {
             }
             appender.sync();
             WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
-            try (Projector projector = new Projector(log, db, tracker, batch)) {
+            try (Projector projector = new Projector(log, new ProjectionWriter(db), tracker, batch)) {
                 while (projector.doWork() > 0) {
                     Thread.onSpinWait();
                 }

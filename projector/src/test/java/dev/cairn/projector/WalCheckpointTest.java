@@ -9,6 +9,7 @@ import dev.cairn.log.StatementsStored;
 import dev.cairn.log.StoredStatement;
 import dev.cairn.log.chronicle.ChronicleLog;
 import dev.cairn.store.Database;
+import dev.cairn.store.ProjectionWriter;
 import dev.cairn.store.WatermarkTracker;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -44,7 +45,8 @@ class WalCheckpointTest {
             appender.append(new StatementsStored(statements));
             appender.sync();
             long before = Files.size(file);
-            try (Projector projector = new Projector(log, db, new WatermarkTracker(db.watermark(), Clock.systemUTC()), 1000)) {
+            try (Projector projector = new Projector(log, new ProjectionWriter(db),
+                    new WatermarkTracker(db.watermark(), Clock.systemUTC()), 1000)) {
                 assertEquals(1, projector.doWork());
                 long deadline = System.nanoTime() + 10_000_000_000L;
                 while (Files.size(file) <= before + 32 * 1024 && System.nanoTime() < deadline) {

@@ -72,14 +72,7 @@ public final class Database implements AutoCloseable {
         config.setConnectionTimeout(CONNECTION_TIMEOUT_MILLIS);
         config.setValidationTimeout(VALIDATION_TIMEOUT_MILLIS);
         config.setKeepaliveTime(KEEPALIVE_MILLIS);
-        if (dialect == Dialect.SQLITE) {
-            // sqlite-jdbc reads these driver properties on every new connection.
-            config.addDataSourceProperty("busy_timeout", "10000");
-            config.addDataSourceProperty("journal_mode", "WAL");
-        } else {
-            config.addDataSourceProperty("connectTimeout", String.valueOf(CONNECTION_TIMEOUT_MILLIS / 1000));
-            config.addDataSourceProperty("tcpKeepAlive", "true");
-        }
+        dialect.configureReaders(config);
         if (metrics != null) {
             config.setMetricRegistry(metrics);
         }

@@ -1,5 +1,7 @@
 package dev.cairn.store;
 
+import com.zaxxer.hikari.HikariConfig;
+import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -9,6 +11,23 @@ import org.slf4j.LoggerFactory;
 /** What differs between the databases Cairn runs on. Each dialect keeps its SQL in its own resource folder. */
 public enum Dialect {
     SQLITE("sqlite") {
+        @Override
+        WriterBackend writerBackend(Database db, Connection c) throws SQLException {
+            return new SqliteWriterBackend(db, c);
+        }
+
+        @Override
+        ReplayTarget replayTarget(String liveUrl) throws IOException {
+            return SqliteReplayTarget.beside(liveUrl);
+        }
+
+        /** sqlite-jdbc reads these driver properties on every new connection. */
+        @Override
+        void configureReaders(HikariConfig config) {
+            config.addDataSourceProperty("busy_timeout", "10000");
+            config.addDataSourceProperty("journal_mode", "WAL");
+        }
+
         /**
          * sqlite-jdbc by default runs {@code SELECT last_insert_rowid()} after every INSERT to serve
          * getGeneratedKeys(), which Cairn never calls: turning it off made projection 2 to 3 times faster.
@@ -58,6 +77,22 @@ public enum Dialect {
         }
     },
     POSTGRESQL("postgresql") {
+        @Override
+        WriterBackend writerBackend(Database db, Connection c) throws SQLException {
+            return new PostgresWriterBackend(db, c);
+        }
+
+        @Override
+        ReplayTarget replayTarget(String liveUrl) throws SQLException {
+            return PostgresReplayTarget.beside(liveUrl);
+        }
+
+        @Override
+        void configureReaders(HikariConfig config) {
+            config.addDataSourceProperty("connectTimeout", String.valueOf(config.getConnectionTimeout() / 1000));
+            config.addDataSourceProperty("tcpKeepAlive", "true");
+        }
+
         /** Batches of inserts become multi-row INSERTs: the bulk path of projection and replay. */
         @Override
         java.util.Properties writerProperties() {
@@ -110,12 +145,10 @@ public enum Dialect {
 
     private static final Logger LOG = LoggerFactory.getLogger(Dialect.class);
 
-    private final String folder;
     private final SqlFile statements;
     private final SqlFile migrations;
 
     Dialect(String folder) {
-        this.folder = folder;
         this.statements = SqlFile.load("/dev/cairn/store/statements.sql")
                 .with(SqlFile.load("/dev/cairn/store/" + folder + "/statements.sql"));
         this.migrations = SqlFile.load("/dev/cairn/store/" + folder + "/migrations.sql");
@@ -132,6 +165,15 @@ public enum Dialect {
         throw new IllegalArgumentException("database URL '" + jdbcUrl
                 + "' is not supported; use jdbc:sqlite:PATH or jdbc:postgresql://HOST:PORT/DATABASE?user=USER");
     }
+
+    /** The bulk writes and housekeeping of the projection writer on its connection {@code c}. */
+    abstract WriterBackend writerBackend(Database db, Connection c) throws SQLException;
+
+    /** An empty place beside the live database at {@code liveUrl} to rebuild its projection in. */
+    abstract ReplayTarget replayTarget(String liveUrl) throws SQLException, IOException;
+
+    /** Driver settings of the reader pool's connections. */
+    abstract void configureReaders(HikariConfig config);
 
     /** Opens a transaction that holds the database's migration lock until committed or rolled back. */
     abstract void beginExclusive(Connection c, Statement s) throws SQLException;
@@ -154,9 +196,5 @@ public enum Dialect {
 
     SqlFile migrations() {
         return migrations;
-    }
-
-    public String folder() {
-        return folder;
     }
 }

@@ -118,14 +118,6 @@ public final class WatermarkTracker {
         }
     }
 
-    /** Fails every waiter, for shutdown. */
-    public void failAll(RuntimeException cause) {
-        for (CompletableFuture<Watermark> f : waiters.values()) {
-            f.completeExceptionally(cause);
-        }
-        waiters.clear();
-    }
-
     /** A wait for one log entry, with when it began. */
     private static final class Waiter extends CompletableFuture<Watermark> {
         final long beganNanos;

@@ -33,9 +33,9 @@ class MatchScanTest {
         List<TreeSet<Long>> matches = new ArrayList<>();
         matches.add(new TreeSet<>());
         try (TestDatabase t = TestDatabase.create(dialect, dir); Database db = Database.open(t.url())) {
-            try (Connection c = db.newWriter()) {
+            try (Connection c = db.newWriter(); WriterBackend backend = db.dialect().writerBackend(db, c)) {
                 c.setAutoCommit(false);
-                PendingMatches pending = new PendingMatches(c, db);
+                PendingMatches pending = new PendingMatches(backend);
                 for (int entry = 1; entry < DENSITY.length; entry++) {
                     TreeSet<Long> seqs = new TreeSet<>();
                     for (long seq = 1; seq <= STATEMENTS; seq++) {

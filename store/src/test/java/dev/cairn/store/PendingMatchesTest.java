@@ -41,9 +41,9 @@ class PendingMatchesTest {
      */
     private Stored written(String dialect, Rows... transactions) throws SQLException {
         try (TestDatabase t = TestDatabase.create(dialect, dir); Database db = Database.open(t.url());
-             Connection c = db.newWriter()) {
+             Connection c = db.newWriter(); WriterBackend backend = db.dialect().writerBackend(db, c)) {
             c.setAutoCommit(false);
-            PendingMatches matches = new PendingMatches(c, db);
+            PendingMatches matches = new PendingMatches(backend);
             long lastStoredBlock = -1;
             for (Rows rows : transactions) {
                 long highest = rows.addTo(matches);
@@ -99,7 +99,7 @@ class PendingMatchesTest {
     @MethodSource("dev.cairn.store.TestDatabase#dialects")
     void everyMatchIsWrittenOverSeveralFullInsertsAndARemainderOfThem(String dialect) throws SQLException {
         Random random = new Random(7);
-        int n = 40 * 3 * PendingMatches.ROWS_PER_INSERT;
+        int n = 40 * 3 * SqliteWriterBackend.ROWS_PER_INSERT;
         long[][] rows = new long[n][];
         for (int i = 0; i < n; i++) {
             rows[i] = new long[] {1 + random.nextInt(40), random.nextInt(2), 1000 + i * 17L};

@@ -1,0 +1,145 @@
+package dev.cairn.store;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.xapi.ActivityDefinition;
+import dev.cairn.xapi.DefinitionWriter;
+import dev.cairn.xapi.DocumentKey;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.Map;
+
+/**
+ * What the projection writer keeps besides statements: documents, the canonical definition of every activity (for
+ * /activities and format=canonical), the names seen with each agent IFI (for /agents), and attachment contents.
+ */
+final class ResourceWriter {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Database db;
+    /** The stored definitions of activities read or written lately (bounded, cleared on rollback). */
+    private final Map<String, byte[]> definitions = new LruMap<>(10_000);
+    private PreparedStatement putDocument;
+    private PreparedStatement deleteDocument;
+    private PreparedStatement deleteDocuments;
+    private PreparedStatement activityDefinition;
+    private PreparedStatement putActivityDefinition;
+    private PreparedStatement addAgentName;
+    private PreparedStatement putAttachment;
+
+    ResourceWriter(Database db) {
+        this.db = db;
+    }
+
+    /** Prepares the statements on a new writer connection. */
+    void prepare(Connection c) throws SQLException {
+        putDocument = c.prepareStatement(db.sql("put_document"));
+        deleteDocument = c.prepareStatement(db.sql("delete_document"));
+        deleteDocuments = c.prepareStatement(db.sql("delete_documents"));
+        activityDefinition = c.prepareStatement(db.sql("activity_definition"));
+        putActivityDefinition = c.prepareStatement(db.sql("put_activity_definition"));
+        addAgentName = c.prepareStatement(db.sql("add_agent_name"));
+        putAttachment = c.prepareStatement(db.sql("put_attachment"));
+    }
+
+    void putDocument(DocumentKey key, StoredDocument doc) throws SQLException {
+        DocumentReader.bindKey(putDocument, key);
+        putDocument.setString(6, doc.contentType());
+        putDocument.setBytes(7, doc.content());
+        putDocument.setString(8, doc.etag());
+        putDocument.setLong(9, doc.updatedMillis());
+        putDocument.executeUpdate();
+    }
+
+    void deleteDocuments(DocumentKey key, boolean all) throws SQLException {
+        if (all) {
+            deleteDocuments.setInt(1, key.kind().ordinal());
+            deleteDocuments.setString(2, key.activityId());
+            deleteDocuments.setString(3, key.agent());
+            deleteDocuments.setString(4, key.registration());
+            deleteDocuments.setString(5, key.registration());
+            deleteDocuments.executeUpdate();
+        } else {
+            DocumentReader.bindKey(deleteDocument, key);
+            deleteDocument.executeUpdate();
+        }
+    }
+
+    /**
+     * Merges {@code given} into the activity's stored definition: language maps and extensions key by key, every
+     * other property takes the given value. A definition the merge leaves as it was is not written again.
+     */
+    void defineActivity(String activityId, ActivityDefinition given) throws SQLException {
+        byte[] existing = storedDefinition(activityId);
+        byte[] updated = merged(existing, DefinitionWriter.write(given));
+        if (existing == null || !Arrays.equals(existing, updated)) {
+            putActivityDefinition.setString(1, activityId);
+            putActivityDefinition.setBytes(2, updated);
+            putActivityDefinition.executeUpdate();
+            definitions.put(activityId, updated);
+        }
+    }
+
+    private byte[] storedDefinition(String activityId) throws SQLException {
+        byte[] cached = definitions.get(activityId);
+        if (cached != null) {
+            return cached;
+        }
+        activityDefinition.setString(1, activityId);
+        try (ResultSet rs = activityDefinition.executeQuery()) {
+            byte[] found = rs.next() ? rs.getBytes(1) : null;
+            if (found != null) {
+                definitions.put(activityId, found);
+            }
+            return found;
+        }
+    }
+
+    private static byte[] merged(byte[] existing, byte[] given) {
+        try {
+            ObjectNode merged = existing == null ? JSON.createObjectNode() : (ObjectNode) JSON.readTree(existing);
+            Iterator<Map.Entry<String, JsonNode>> fields = JSON.readTree(given).fields();
+            while (fields.hasNext()) {
+                Map.Entry<String, JsonNode> f = fields.next();
+                JsonNode old = merged.get(f.getKey());
+                boolean keyByKey = f.getKey().equals("name") || f.getKey().equals("description")
+                        || f.getKey().equals("extensions");
+                if (keyByKey && old instanceof ObjectNode oldMap && f.getValue().isObject()) {
+                    oldMap.setAll((ObjectNode) f.getValue());
+                } else {
+                    merged.set(f.getKey(), f.getValue());
+                }
+            }
+            return JSON.writeValueAsBytes(merged);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot merge a stored activity definition", e);
+        }
+    }
+
+    /** Remembers a name seen with an agent IFI key (adding one already stored changes nothing). */
+    void addAgentName(String agentKey, String name) throws SQLException {
+        addAgentName.setString(1, agentKey);
+        addAgentName.setString(2, name);
+        addAgentName.executeUpdate();
+    }
+
+    /** Stores an attachment's content under its SHA-2; content already stored under that hash is kept. */
+    void putAttachment(String sha2, String contentType, byte[] content) throws SQLException {
+        putAttachment.setString(1, sha2);
+        putAttachment.setString(2, contentType);
+        putAttachment.setBytes(3, content);
+        putAttachment.executeUpdate();
+    }
+
+    /** Forgets the definitions read or written (the transaction was rolled back, or the projection dropped). */
+    void forget() {
+        definitions.clear();
+    }
+}
