@@ -126,8 +126,10 @@ final class QueryPlans {
         return out;
     }
 
+    /** The SQL of a page's statements as the reader runs it at the default page bound (--max-page-bytes). */
     private static String bySeq(Database db, long[] seqs) {
-        return db.sqlIn("statements_by_seq", seqs.length).replace("{dir}", "DESC");
+        return db.sqlIn("statements_by_seq", seqs.length).replace("{dir}", "DESC")
+                .replace("{max_bytes}", Long.toString(16L << 20));
     }
 
     private static void sqlite(Connection c, String sql, long[] params, String what) throws SQLException {
