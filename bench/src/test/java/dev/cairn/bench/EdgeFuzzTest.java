@@ -2,9 +2,6 @@ package dev.cairn.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.cairn.ops.Main;
-import java.lang.management.ManagementFactory;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,49 +24,24 @@ class EdgeFuzzTest {
 
     @TempDir
     static Path dir;
-    private Process server;
-    private int port;
+    private CairnProcess server;
 
     @BeforeAll
     void startServer() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        List<String> cmd = new ArrayList<>();
-        cmd.add(ProcessHandle.current().info().command().orElse("java"));
-        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (a.startsWith("--add-") || a.startsWith("-Dchronicle")) {
-                cmd.add(a);
-            }
-        }
-        cmd.addAll(List.of("-Xmx512m", "-cp", System.getProperty("java.class.path"), Main.class.getName(), "serve",
-                "--port", String.valueOf(port), "--data", dir.resolve("data").toString()));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("server.log").toFile());
-        pb.environment().put("CAIRN_ADMIN_CREDENTIAL", CREDENTIAL);
         // read timeouts short enough for the slow clients to see them within this test (issue 16 item 6)
-        pb.environment().put("CAIRN_HEADER_TIMEOUT", "3000");
-        pb.environment().put("CAIRN_BODY_TIMEOUT", "5000");
-        server = pb.start();
-        ServerProbe probe = new ServerProbe(port, CREDENTIAL, "");
-        long deadline = System.nanoTime() + 120_000_000_000L;
-        while (!probe.alive()) {
-            if (!server.isAlive() || System.nanoTime() > deadline) {
-                throw new IllegalStateException("cairn serve did not start:\n" + Files.readString(dir.resolve("server.log")));
-            }
-            Thread.sleep(200);
-        }
+        server = CairnProcess.serve(dir.resolve("data"), CREDENTIAL, Map.of("CAIRN_HEADER_TIMEOUT", "3000",
+                "CAIRN_BODY_TIMEOUT", "5000"));
     }
 
     @AfterAll
     void stopServer() throws InterruptedException {
         if (server != null) {
-            server.destroyForcibly().waitFor();
+            server.close();
         }
     }
 
     private String[] args(String... more) {
-        List<String> a = new ArrayList<>(List.of("--url", "http://127.0.0.1:" + port + "/xapi", "--credential", CREDENTIAL,
+        List<String> a = new ArrayList<>(List.of("--url", server.url(), "--credential", CREDENTIAL,
                 "--pid", String.valueOf(server.pid())));
         a.addAll(List.of(more));
         return a.toArray(String[]::new);

@@ -1,0 +1,91 @@
+package dev.cairn.bench;
+
+import dev.cairn.ops.Main;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A {@code cairn serve} in a child JVM of its own, started from this JVM's class path with its Chronicle flags, as
+ * users run it: the harnesses load it from their own process and may kill it. Its output goes to a file beside its
+ * data.
+ */
+final class CairnProcess implements AutoCloseable {
+    private static final long START_NANOS = 120_000_000_000L;
+
+    private final Process process;
+    private final int port;
+    private final Path output;
+
+    private CairnProcess(Process process, int port, Path output) {
+        this.process = process;
+        this.port = port;
+        this.output = output;
+    }
+
+    /**
+     * Starts a server and waits until it answers.
+     *
+     * @param settings more settings as environment variables ({@code CAIRN_DB}, {@code CAIRN_BODY_TIMEOUT}, ...)
+     */
+    static CairnProcess serve(Path data, String credential, Map<String, String> settings) throws IOException,
+            InterruptedException {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        List<String> cmd = new ArrayList<>();
+        cmd.add(ProcessHandle.current().info().command().orElse("java"));
+        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (a.startsWith("--add-") || a.startsWith("-Dchronicle")) {
+                cmd.add(a);
+            }
+        }
+        cmd.addAll(List.of("-Xmx512m", "-cp", System.getProperty("java.class.path"), Main.class.getName(), "serve",
+                "--port", String.valueOf(port), "--data", data.toString()));
+        Files.createDirectories(data);
+        Path output = data.resolveSibling(data.getFileName() + ".out");
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(output.toFile());
+        pb.environment().put("CAIRN_ADMIN_CREDENTIAL", credential);
+        pb.environment().putAll(settings);
+        CairnProcess server = new CairnProcess(pb.start(), port, output);
+        ServerProbe probe = new ServerProbe(port, credential, "");
+        long deadline = System.nanoTime() + START_NANOS;
+        while (!probe.alive()) {
+            if (!server.process.isAlive() || System.nanoTime() > deadline) {
+                server.close();
+                throw new IllegalStateException("cairn serve did not start:\n" + Files.readString(output));
+            }
+            Thread.sleep(200);
+        }
+        return server;
+    }
+
+    int port() {
+        return port;
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    /** The xAPI base URL, without a trailing slash. */
+    String url() {
+        return "http://127.0.0.1:" + port + "/xapi";
+    }
+
+    Path output() {
+        return output;
+    }
+
+    /** Kills the server at once (SIGKILL), as a crash would. */
+    @Override
+    public void close() throws InterruptedException {
+        process.destroyForcibly().waitFor();
+    }
+}
