@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A {@code cairn serve} in a child JVM of its own, started from this JVM's class path with its Chronicle flags, as
@@ -39,15 +40,7 @@ final class CairnProcess implements AutoCloseable {
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
-        List<String> cmd = new ArrayList<>();
-        cmd.add(ProcessHandle.current().info().command().orElse("java"));
-        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (a.startsWith("--add-") || a.startsWith("-Dchronicle")) {
-                cmd.add(a);
-            }
-        }
-        cmd.addAll(List.of("-Xmx512m", "-cp", System.getProperty("java.class.path"), Main.class.getName(), "serve",
-                "--port", String.valueOf(port), "--data", data.toString()));
+        List<String> cmd = java("serve", "--port", String.valueOf(port), "--data", data.toString());
         Files.createDirectories(data);
         Path output = data.resolveSibling(data.getFileName() + ".out");
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(output.toFile());
@@ -66,6 +59,31 @@ final class CairnProcess implements AutoCloseable {
         return server;
     }
 
+    /**
+     * Runs another {@code cairn} command ({@code replay}, say) in a child JVM to its end.
+     *
+     * @return its exit code; its output goes to {@code output}
+     */
+    static int run(Path output, Map<String, String> settings, String... args) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(java(args)).redirectErrorStream(true).redirectOutput(output.toFile());
+        pb.environment().putAll(settings);
+        return pb.start().waitFor();
+    }
+
+    /** The command line of a cairn command in a JVM like this one: its class path and Chronicle's flags. */
+    private static List<String> java(String... args) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(ProcessHandle.current().info().command().orElse("java"));
+        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (a.startsWith("--add-") || a.startsWith("-Dchronicle")) {
+                cmd.add(a);
+            }
+        }
+        cmd.addAll(List.of("-Xmx512m", "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        cmd.addAll(List.of(args));
+        return cmd;
+    }
+
     int port() {
         return port;
     }
@@ -81,6 +99,15 @@ final class CairnProcess implements AutoCloseable {
 
     Path output() {
         return output;
+    }
+
+    /** Stops the server as an operator does (SIGTERM): it drains the ring, syncs the log and commits the projector. */
+    void stop() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor();
+            throw new IllegalStateException("cairn serve did not stop within 60 s of SIGTERM");
+        }
     }
 
     /** Kills the server at once (SIGKILL), as a crash would. */

@@ -13,7 +13,7 @@ import java.util.Map;
  *
  * <pre>
  * java @jvm.options -cp bench/target/benchmarks.jar dev.cairn.bench.Invariants [--dialects sqlite,postgresql]
- *     [--clients 40] [--increments 10] [--racers 16]
+ *     [--clients 40] [--increments 10] [--racers 16] [--trials 20] [--seed 19]
  * </pre>
  * PostgreSQL databases are made and dropped on the server {@code CAIRN_BENCH_POSTGRES} names (default: the local one).
  */
@@ -31,7 +31,7 @@ public final class Invariants {
     /** Runs every check on every dialect named and prints the table; returns its rows. */
     static List<InvariantRow> run(String[] args, PrintStream out) throws Exception {
         Options o = Options.parse(args, "dialects", "sqlite,postgresql", "clients", "40", "increments", "10", "racers",
-                "16");
+                "16", "trials", "20", "seed", "19");
         out.println(Machine.describe());
         Path dir = Files.createTempDirectory("cairn-invariants");
         List<InvariantRow> rows = new ArrayList<>();
@@ -43,6 +43,13 @@ public final class Invariants {
                 rows.add(writes.documentCounter(o.intValue("clients"), o.intValue("increments"), false));
                 rows.add(writes.statementIdRace(o.intValue("racers"), false));
                 rows.add(writes.statementIdRace(o.intValue("racers"), true));
+            }
+            for (String ack : List.of("durable", "visible")) {
+                String name = dialect + "-" + ack;
+                try (BenchDatabase db = BenchDatabase.create(dialect, dir, "durability_" + ack)) {
+                    rows.addAll(new DurabilityTrials(dir.resolve(name), db.url(), CREDENTIAL, dialect)
+                            .run(ack, o.intValue("trials"), o.longValue("seed")));
+                }
             }
         }
         out.println(InvariantRow.HEADER);
