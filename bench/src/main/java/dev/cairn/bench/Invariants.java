@@ -4,8 +4,10 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * The invariant table (issue 19): each check against a real {@code cairn serve} in a process of its own, over HTTP,
@@ -54,6 +56,9 @@ public final class Invariants {
         }
         out.println(InvariantRow.HEADER);
         rows.forEach(r -> out.println(r.line()));
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
         return rows;
     }
 }
