@@ -41,6 +41,8 @@ public final class ErrorPolicy implements HttpHandler {
     private static final HttpString REQUEST_ID = new HttpString("X-Request-ID");
     /** How long a client is asked to wait before it retries a request the store could not answer. */
     static final String RETRY_SECONDS = "1";
+    /** The most characters of a client's request id or statement id a log line repeats. */
+    static final int LOGGED_CHARS = 100;
 
     private final XapiVersion fallbackVersion;
     private final Predicate<Throwable> unavailable;
@@ -115,14 +117,27 @@ public final class ErrorPolicy implements HttpHandler {
                 .append(exchange.getRequestPath());
         String requestId = exchange.getRequestHeaders().getFirst(REQUEST_ID);
         if (requestId != null) {
-            b.append(" (request ").append(requestId).append(')');
+            b.append(" (request ").append(loggable(requestId)).append(')');
         }
         for (String name : new String[] {"statementId", "voidedStatementId"}) {
             Deque<String> id = exchange.getQueryParameters().get(name);
             if (id != null) {
-                b.append(" (").append(name).append(' ').append(id.getFirst()).append(')');
+                b.append(" (").append(name).append(' ').append(loggable(id.getFirst())).append(')');
             }
         }
         return b.toString();
+    }
+
+    /**
+     * A client's value as a log line may hold it: at most {@link #LOGGED_CHARS} characters, control characters (a
+     * decoded %0A that would forge a line of its own) as '?'.
+     */
+    static String loggable(String value) {
+        StringBuilder b = new StringBuilder(Math.min(value.length(), LOGGED_CHARS) + 1);
+        for (int i = 0; i < value.length() && i < LOGGED_CHARS; i++) {
+            char c = value.charAt(i);
+            b.append(Character.isISOControl(c) ? '?' : c);
+        }
+        return value.length() > LOGGED_CHARS ? b.append("...").toString() : b.toString();
     }
 }
