@@ -27,9 +27,12 @@ public final class BenchDatabase implements AutoCloseable {
         this.dropOnClose = dropOnClose;
     }
 
-    /** A new, empty database of {@code dialect} ("sqlite" or "postgresql"), named after {@code name}, dropped on close. */
+    /**
+     * A new, empty database of {@code dialect} ("sqlite" or "postgresql"), named after {@code name} and this process
+     * (so harnesses run side by side on one PostgreSQL server never share one), dropped on close.
+     */
     public static BenchDatabase create(String dialect, Path dir, String name) {
-        return open(dialect, dir, name, true, true);
+        return open(dialect, dir, name + "_" + ProcessHandle.current().pid(), true, true);
     }
 
     /**
