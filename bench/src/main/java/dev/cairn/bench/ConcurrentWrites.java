@@ -9,6 +9,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -38,6 +40,19 @@ final class ConcurrentWrites {
     private final String authorization;
     private final String dialect;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+
+    /** The invariant rows of concurrent writes, against one {@code cairn serve}. */
+    static List<InvariantRow> check(String dialect, Path dir, Options o) throws Exception {
+        try (BenchDatabase db = BenchDatabase.create(dialect, Files.createDirectories(dir), "concurrency");
+             CairnProcess server = CairnProcess.serve(dir.resolve("data"), Invariants.CREDENTIAL,
+                     Map.of("CAIRN_DB", db.url()))) {
+            ConcurrentWrites writes = new ConcurrentWrites(server.url(), Invariants.CREDENTIAL, dialect);
+            return List.of(writes.documentCounter(o.intValue("clients"), o.intValue("increments"), true),
+                    writes.documentCounter(o.intValue("clients"), o.intValue("increments"), false),
+                    writes.statementIdRace(o.intValue("racers"), false),
+                    writes.statementIdRace(o.intValue("racers"), true));
+        }
+    }
 
     ConcurrentWrites(String base, String credential, String dialect) {
         this.base = base;

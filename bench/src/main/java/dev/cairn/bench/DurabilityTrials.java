@@ -10,6 +10,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,6 +43,18 @@ final class DurabilityTrials {
     private final String dialect;
     private final String authorization;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+
+    /** {@code --trials} kills under each acknowledgement mode, each set followed by the replay comparison. */
+    static List<InvariantRow> check(String dialect, Path dir, Options o) throws Exception {
+        List<InvariantRow> rows = new ArrayList<>();
+        for (String ack : List.of("durable", "visible")) {
+            try (BenchDatabase db = BenchDatabase.create(dialect, Files.createDirectories(dir), "durability_" + ack)) {
+                rows.addAll(new DurabilityTrials(dir.resolve(ack), db.url(), Invariants.CREDENTIAL, dialect)
+                        .run(ack, o.intValue("trials"), o.longValue("seed")));
+            }
+        }
+        return rows;
+    }
 
     DurabilityTrials(Path data, String db, String credential, String dialect) {
         this.data = data;

@@ -5,22 +5,31 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * The invariant table (issue 19): each check against a real {@code cairn serve} in a process of its own, over HTTP,
- * on every dialect, printed as "check — expected — observed — ✅/❌". Exit code 1 when a row does not hold.
+ * The invariant table (issue 19): each check against real Cairn processes of their own, over HTTP, on every dialect,
+ * printed as "check — expected — observed — ✅/❌". Exit code 1 when a row does not hold.
  *
  * <pre>
  * java @jvm.options -cp bench/target/benchmarks.jar dev.cairn.bench.Invariants [--dialects sqlite,postgresql]
- *     [--clients 40] [--increments 10] [--racers 16] [--trials 20] [--seed 19]
+ *     [--checks concurrency,durability] [--clients 40] [--increments 10] [--racers 16] [--trials 20] [--seed 19]
  * </pre>
  * PostgreSQL databases are made and dropped on the server {@code CAIRN_BENCH_POSTGRES} names (default: the local one).
  */
 public final class Invariants {
-    private static final String CREDENTIAL = "invariants:invariants-secret-1";
+    static final String CREDENTIAL = "invariants:invariants-secret-1";
+
+    /** The groups of checks, by the name {@code --checks} gives them, in the table's order. */
+    private static final Map<String, InvariantCheck> CHECKS = new LinkedHashMap<>();
+
+    static {
+        CHECKS.put("concurrency", ConcurrentWrites::check);
+        CHECKS.put("durability", DurabilityTrials::check);
+    }
 
     private Invariants() {
     }
@@ -30,35 +39,31 @@ public final class Invariants {
         System.exit(rows.stream().allMatch(InvariantRow::holds) ? 0 : 1);
     }
 
-    /** Runs every check on every dialect named and prints the table; returns its rows. */
+    /** Runs every check named on every dialect named and prints the table; returns its rows. */
     static List<InvariantRow> run(String[] args, PrintStream out) throws Exception {
-        Options o = Options.parse(args, "dialects", "sqlite,postgresql", "clients", "40", "increments", "10", "racers",
-                "16", "trials", "20", "seed", "19");
+        Options o = Options.parse(args, "dialects", "sqlite,postgresql", "checks", String.join(",", CHECKS.keySet()),
+                "clients", "40", "increments", "10", "racers", "16", "trials", "20", "seed", "19");
+        for (String check : o.list("checks")) {
+            if (!CHECKS.containsKey(check)) {
+                throw new IllegalArgumentException("--checks: no check '" + check + "'; there are " + CHECKS.keySet());
+            }
+        }
         out.println(Machine.describe());
         Path dir = Files.createTempDirectory("cairn-invariants");
         List<InvariantRow> rows = new ArrayList<>();
-        for (String dialect : o.list("dialects")) {
-            try (BenchDatabase db = BenchDatabase.create(dialect, dir, "invariants");
-                 CairnProcess server = CairnProcess.serve(dir.resolve(dialect), CREDENTIAL, Map.of("CAIRN_DB", db.url()))) {
-                ConcurrentWrites writes = new ConcurrentWrites(server.url(), CREDENTIAL, dialect);
-                rows.add(writes.documentCounter(o.intValue("clients"), o.intValue("increments"), true));
-                rows.add(writes.documentCounter(o.intValue("clients"), o.intValue("increments"), false));
-                rows.add(writes.statementIdRace(o.intValue("racers"), false));
-                rows.add(writes.statementIdRace(o.intValue("racers"), true));
-            }
-            for (String ack : List.of("durable", "visible")) {
-                String name = dialect + "-" + ack;
-                try (BenchDatabase db = BenchDatabase.create(dialect, dir, "durability_" + ack)) {
-                    rows.addAll(new DurabilityTrials(dir.resolve(name), db.url(), CREDENTIAL, dialect)
-                            .run(ack, o.intValue("trials"), o.longValue("seed")));
+        try {
+            for (String dialect : o.list("dialects")) {
+                for (String check : o.list("checks")) {
+                    rows.addAll(CHECKS.get(check).run(dialect, dir.resolve(dialect + "-" + check), o));
                 }
+            }
+        } finally {
+            try (Stream<Path> files = Files.walk(dir)) {
+                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
             }
         }
         out.println(InvariantRow.HEADER);
         rows.forEach(r -> out.println(r.line()));
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-        }
         return rows;
     }
 }
