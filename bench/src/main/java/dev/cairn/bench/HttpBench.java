@@ -2,8 +2,6 @@ package dev.cairn.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.cairn.ops.Cairn;
-import dev.cairn.ops.Settings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.SocketTimeoutException;
@@ -11,31 +9,32 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.logging.Level;
 
 /**
- * Issue 5's benchmarks over real HTTP on loopback against in-process Cairn servers ({@link Cairn#start}), per
- * dialect:
+ * The HTTP benchmarks (the rows of a published .NET LRS benchmark, issue 5) over real HTTP on loopback against
+ * {@code cairn serve} processes of their own ({@link CairnProcess}), per dialect:
  * <ul>
  *   <li><b>reads</b>: one server per data set ({@link Dataset}: statement count × StatementRef share), all running at
  *       once; each query is sent to every server in turn, round after round, so that the ratios between data sets are
  *       measured side by side and the shared machine's drift cancels out;</li>
- *   <li><b>writes</b>: a server on an empty database and log: POST one statement, POST a batch of 100, and 1, 4 and 8
- *       concurrent writers of single statements with {@code ack=visible} (the default) and with
- *       {@code X-Cairn-Ack: durable}.</li>
+ *   <li><b>writes</b>: a server on an empty database and log: POST one statement, POST a batch of 100, and
+ *       {@code --writers} concurrent writers of single statements with {@code ack=visible} (the default) and with
+ *       {@code X-Cairn-Ack: durable}, with the server's CPU per statement (all its threads, from /proc) and the disk's
+ *       own synchronous-write latency ({@link DiskProbe}) measured in the same run.</li>
  * </ul>
- * The load generator ({@link LoopbackClient}) runs in the same JVM and shares the machine's cores with the server.
+ * The load generator ({@link LoopbackClient}) runs in this JVM, a process of its own as clients' traffic is, and
+ * shares the machine's cores with the servers.
  *
  * <pre>
- * java $CHRONICLE_FLAGS -Xmx6g -cp bench/target/benchmarks.jar dev.cairn.bench.HttpBench [--dialects sqlite,postgresql]
+ * java @jvm.options -Xmx2g -cp bench/target/benchmarks.jar dev.cairn.bench.HttpBench [--dialects sqlite,postgresql]
  *     [--sets 0:10000,10:10000,0:100000,10:100000,10:1000000] [--rounds 400] [--parts reads,writes]
+ *     [--writers 1,4,8]
  * </pre>
  */
 public final class HttpBench {
@@ -47,12 +46,9 @@ public final class HttpBench {
     }
 
     public static void main(String[] args) throws Exception {
-        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
-        // Undertow and XNIO log through java.util.logging: keep their start and stop lines out of the tables.
-        java.util.logging.Logger.getLogger("").setLevel(Level.WARNING);
         Options o = Options.parse(args, "data", "/tmp/cairn-bench-data", "dialects", "sqlite,postgresql",
                 "sets", "0:10000,1:10000,10:10000,0:100000,1:100000,10:100000,10:1000000", "rounds", "400",
-                "warmup", "100", "parts", "reads,writes", "posts", "2000", "batches", "200", "writer-seconds", "5");
+                "warmup", "100", "parts", "reads,writes", "posts", "2000", "batches", "200", "writer-seconds", "5", "writers", "1,4,8");
         System.out.println(Machine.describe());
         Path base = Path.of(o.value("data"));
         for (String dialect : o.list("dialects")) {
@@ -61,20 +57,21 @@ public final class HttpBench {
                 reads(base, Datasets.parse(base, specs), o.intValue("warmup"), o.intValue("rounds"));
             }
             if (o.list("parts").contains("writes")) {
-                writes(base, dialect, o.intValue("posts"), o.intValue("batches"), o.intValue("writer-seconds"));
+                writes(base, dialect, o.intValue("posts"), o.intValue("batches"), o.intValue("writer-seconds"),
+                        o.list("writers").stream().mapToInt(Integer::parseInt).toArray());
             }
         }
     }
 
-    static Cairn start(String db, Path log, Path data, String ack) throws Exception {
-        Settings s = Settings.parse(Map.of("port", "0", "data", data.toString(), "db", db, "log", log.toString(),
-                "admin-credential", CREDENTIAL, "ack", ack, "projector-batch", String.valueOf(Dataset.PROJECTOR_BATCH)));
-        return Cairn.start(s, Clock.systemUTC());
+    /** A {@code cairn serve} in a child JVM on {@code db} and the log in {@code log}. */
+    static CairnProcess start(String db, Path log, Path data) throws Exception {
+        return CairnProcess.serve(data, CREDENTIAL, Map.of("CAIRN_DB", db, "CAIRN_LOG", log.toString(),
+                "CAIRN_PROJECTOR_BATCH", String.valueOf(Dataset.PROJECTOR_BATCH)));
     }
 
     // ---------------------------------------------------------------------------------------------- reads
 
-    private record Server(Dataset set, Cairn cairn, LoopbackClient client, String more) {
+    private record Server(Dataset set, CairnProcess cairn, LoopbackClient client, String more) {
     }
 
     private enum Query {
@@ -106,10 +103,11 @@ public final class HttpBench {
         List<Server> servers = new ArrayList<>();
         try {
             for (Dataset d : sets) {
-                Cairn cairn = start(d.database(false).url(), d.logDir(), base.resolve("serve-" + d.dialect() + "-" + d.name()),
-                        "visible");
+                CairnProcess cairn = start(d.database(false).url(), d.logDir(),
+                        base.resolve("serve-" + d.dialect() + "-" + d.name()));
+                servers.add(new Server(d, cairn, null, null));
                 LoopbackClient client = new LoopbackClient(cairn.port(), CREDENTIAL);
-                servers.add(new Server(d, cairn, client, check(d, client)));
+                servers.set(servers.size() - 1, new Server(d, cairn, client, check(d, client)));
             }
             String dialect = sets.get(0).dialect();
             System.out.printf("%n### reads, %s: %d servers side by side, %d warm-up and %d measured rounds per query%n%n",
@@ -121,7 +119,12 @@ public final class HttpBench {
                         Math.round(s.set().corpus().refShare() * 100))).append(" |");
                 rule.append("---:|");
             }
-            System.out.println(header + " p50 1M/10k | p50 10%/0% refs |");
+            long smallest = sets.stream().mapToLong(Dataset::size).min().orElseThrow();
+            long largest = sets.stream().mapToLong(Dataset::size).max().orElseThrow();
+            long bothShares = sets.stream().filter(d -> share(d) == 0).mapToLong(Dataset::size)
+                    .filter(n -> sets.stream().anyMatch(d -> share(d) == 10 && d.size() == n)).max().orElse(-1);
+            System.out.println(header + String.format(" p50 %s / %s (10%% refs) | p50 10%% / 0%% refs (%s) |",
+                    count(largest), count(smallest), bothShares < 0 ? "–" : count(bothShares)));
             System.out.println(rule + "---:|---:|");
             SplittableRandom random = new SplittableRandom(42);
             for (Query q : Query.values()) {
@@ -157,19 +160,31 @@ public final class HttpBench {
                 for (Latencies l : lat) {
                     row.append(String.format(" %.3f / %.3f |", l.percentileMillis(50), l.percentileMillis(99)));
                 }
-                row.append(' ').append(ratio(servers, lat, 10, 10_000, 10, 1_000_000)).append(" | ")
-                        .append(ratio(servers, lat, 0, 100_000, 10, 100_000)).append(" |");
+                row.append(' ').append(ratio(servers, lat, 10, smallest, 10, largest)).append(" | ")
+                        .append(ratio(servers, lat, 0, bothShares, 10, bothShares)).append(" |");
                 System.out.println(row);
             }
             System.out.println();
-            System.out.println("Cells: p50 / p99 latency in ms. Ratios of p50: 10% refs at 1,000,000 over 10,000 statements;"
-                    + " 10% over 0% refs at 100,000 statements.");
+            System.out.println("Cells: p50 / p99 latency in ms, measured by the client. The ratios compare p50s: the largest"
+                    + " data set over the smallest (10% StatementRefs), and 10% over 0% StatementRefs at one size.");
         } finally {
             for (Server s : servers) {
-                s.client().close();
-                s.cairn().close();
+                if (s.client() != null) {
+                    s.client().close();
+                }
+                s.cairn().stop();
             }
         }
+    }
+
+    private static int share(Dataset d) {
+        return (int) Math.round(d.corpus().refShare() * 100);
+    }
+
+    /** 10k, 1M, 10M: a statement count as the table's header names it. */
+    private static String count(long n) {
+        return n >= 1_000_000 && n % 1_000_000 == 0 ? n / 1_000_000 + "M" : n >= 1_000 && n % 1_000 == 0
+                ? n / 1_000 + "k" : Long.toString(n);
     }
 
     /** The ratio of p50s between two data sets, when both were measured. */
@@ -178,7 +193,7 @@ public final class HttpBench {
         Latencies b = null;
         for (int i = 0; i < servers.size(); i++) {
             Dataset d = servers.get(i).set();
-            int refs = (int) Math.round(d.corpus().refShare() * 100);
+            int refs = share(d);
             if (refs == refsA && d.size() == sizeA) {
                 a = lat[i];
             }
@@ -199,7 +214,7 @@ public final class HttpBench {
                 || absent.get("statements").size() != 0 || verb.get("more").asText().isEmpty()) {
             throw new IllegalStateException(d.name() + ": unexpected page sizes");
         }
-        System.out.printf("%s %s: verb page holds %d StatementRefs, agent page %d%n", d.dialect(), d.name(),
+        System.err.printf("%s %s: verb page holds %d StatementRefs, agent page %d%n", d.dialect(), d.name(),
                 refs(verb), refs(agent));
         return verb.get("more").asText();
     }
@@ -221,7 +236,18 @@ public final class HttpBench {
 
     // --------------------------------------------------------------------------------------------- writes
 
-    private static void writes(Path base, String dialect, int posts, int batches, int writerSeconds) throws Exception {
+    /** The published .NET LRS figures (issue 5: SQLite on an Apple M1 Pro) for the rows that have one. */
+    private static String anchor(String row) {
+        return switch (row) {
+            case "visible 1" -> "2.3 ms";
+            case "visible 100" -> "31 ms";
+            case "visible writers 8" -> "640/s";
+            default -> "";
+        };
+    }
+
+    private static void writes(Path base, String dialect, int posts, int batches, int writerSeconds, int[] writerCounts)
+            throws Exception {
         Path dir = base.resolve("writes-" + dialect);
         if (Files.exists(dir)) {
             ProjectionBench.deleteTree(dir);
@@ -229,28 +255,29 @@ public final class HttpBench {
         StatementCorpus corpus = new StatementCorpus(0.1);
         AtomicLong next = new AtomicLong();
         try (BenchDatabase db = BenchDatabase.create(dialect, Files.createDirectories(dir), "writes_" + dialect);
-             Cairn cairn = start(db.url(), dir.resolve("log"), dir, "visible")) {
+             CairnProcess cairn = start(db.url(), dir.resolve("log"), dir.resolve("data"))) {
+            DiskProbe disk = DiskProbe.measure(dir);
             System.out.printf("%n### writes, %s: empty database and log; statements of the corpus (10%% StatementRefs), "
                     + "ids assigned by the client%n%n", dialect);
-            System.out.println("| operation | ack | requests | statements/s | p50 ms | p99 ms | mean ms |");
-            System.out.println("|---|---|---:|---:|---:|---:|---:|");
+            System.out.println("| operation | ack | requests | statements/s | p50 ms | p99 ms | mean ms "
+                    + "| server CPU per statement | published .NET LRS |");
+            System.out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|");
             try (LoopbackClient client = new LoopbackClient(cairn.port(), CREDENTIAL)) {
                 for (String ack : new String[] {"", DURABLE}) {
                     drain(client, corpus, next);
-                    sequential(client, corpus, next, 1, posts / 4, posts, ack);
+                    sequential(cairn, client, corpus, next, 1, posts / 4, posts, ack);
                     drain(client, corpus, next);
-                    sequential(client, corpus, next, 100, batches / 5, batches, ack);
+                    sequential(cairn, client, corpus, next, 100, batches / 5, batches, ack);
                 }
-                List<String> cpu = new ArrayList<>();
                 for (String ack : new String[] {"", DURABLE}) {
-                    for (int writers : new int[] {1, 4, 8}) {
+                    for (int writers : writerCounts) {
                         drain(client, corpus, next);
-                        cpu.add(concurrent(cairn.port(), corpus, next, writers, writerSeconds, ack));
+                        concurrent(cairn, corpus, next, writers, writerSeconds, ack);
                     }
                 }
-                System.out.println();
-                cpu.forEach(System.out::println);
             }
+            System.out.println();
+            System.out.println(disk.line());
         } finally {
             ProjectionBench.deleteTree(dir);
         }
@@ -269,18 +296,20 @@ public final class HttpBench {
                 if (!(e.getCause() instanceof SocketTimeoutException) || attempt == 3) {
                     throw e;
                 }
-                System.out.println("(a visible POST got no answer within " + LoopbackClient.TIMEOUT_MILLIS + " ms)");
+                System.err.println("(a visible POST got no answer within " + LoopbackClient.TIMEOUT_MILLIS + " ms)");
             }
         }
     }
 
-    private static void sequential(LoopbackClient client, StatementCorpus corpus, AtomicLong next, int perRequest,
-                                   int warmup, int measured, String ack) {
+    private static void sequential(CairnProcess cairn, LoopbackClient client, StatementCorpus corpus, AtomicLong next,
+                                   int perRequest, int warmup, int measured, String ack) {
         Latencies lat = new Latencies();
         long t0 = System.nanoTime();
+        long cpu0 = 0;
         for (int i = -warmup; i < measured; i++) {
             if (i == 0) {
                 t0 = System.nanoTime();
+                cpu0 = ProcessCpu.nanos(cairn.pid());
             }
             byte[] body = body(corpus, next, perRequest);
             long start = System.nanoTime();
@@ -292,17 +321,21 @@ public final class HttpBench {
             }
         }
         double s = ProjectionBench.seconds(t0);
-        System.out.printf("| POST %s | %s | %,d | %,.0f | %.3f | %.3f | %.3f |%n",
-                perRequest == 1 ? "one statement" : "a batch of " + perRequest, ack.isEmpty() ? "visible" : "durable",
-                measured, (double) measured * perRequest / s, lat.percentileMillis(50), lat.percentileMillis(99),
-                lat.meanMillis());
+        long statements = (long) measured * perRequest;
+        String mode = ack.isEmpty() ? "visible" : "durable";
+        System.out.printf("| POST %s | %s | %,d | %,.0f | %.3f | %.3f | %.3f | %s | %s |%n",
+                perRequest == 1 ? "one statement" : "a batch of " + perRequest, mode, measured, statements / s,
+                lat.percentileMillis(50), lat.percentileMillis(99), lat.meanMillis(),
+                micros(ProcessCpu.nanos(cairn.pid()) - cpu0, statements), anchor(mode + " " + perRequest));
     }
 
-    /** Runs one row of concurrent writers; returns the CPU each thread used per 1,000 statements answered. */
-    private static String concurrent(int port, StatementCorpus corpus, AtomicLong next, int writers, int seconds,
-                                     String ack) throws InterruptedException {
-        ThreadCpu cpu = ThreadCpu.start();
-        AtomicLong answered = new AtomicLong();
+    private static String micros(long cpuNanos, long statements) {
+        return String.format("%,.0f µs", cpuNanos / 1e3 / Math.max(1, statements));
+    }
+
+    /** Runs one row of concurrent writers, each on a connection of its own, closed loop. */
+    private static void concurrent(CairnProcess cairn, StatementCorpus corpus, AtomicLong next, int writers, int seconds,
+                                   String ack) throws InterruptedException {
         long warmupNanos = 1_000_000_000L;
         long start = System.nanoTime() + 100_000_000L;
         long measureFrom = start + warmupNanos;
@@ -316,9 +349,9 @@ public final class HttpBench {
             int me = w;
             lat[me] = new Latencies();
             Thread t = new Thread(() -> {
-                try (LoopbackClient client = new LoopbackClient(port, CREDENTIAL)) {
+                try (LoopbackClient client = new LoopbackClient(cairn.port(), CREDENTIAL)) {
                     while (System.nanoTime() < start) {
-                        Thread.onSpinWait();
+                        Thread.sleep(1);
                     }
                     long now;
                     while ((now = System.nanoTime()) < end) {
@@ -334,7 +367,6 @@ public final class HttpBench {
                             continue;
                         }
                         long t1 = System.nanoTime();
-                        answered.incrementAndGet();
                         if (now >= measureFrom && t1 <= end) {
                             lat[me].add(t1 - t0);
                             counted[me]++;
@@ -350,6 +382,10 @@ public final class HttpBench {
             }, "writer-" + w);
             t.start();
         }
+        Thread.sleep(Math.max(0, (measureFrom - System.nanoTime()) / 1_000_000));
+        long cpu0 = ProcessCpu.nanos(cairn.pid());
+        Thread.sleep(Math.max(0, (end - System.nanoTime()) / 1_000_000));
+        long cpu = ProcessCpu.nanos(cairn.pid()) - cpu0;
         done.await();
         if (!failures.isEmpty()) {
             throw new IllegalStateException("a writer failed", failures.get(0));
@@ -362,15 +398,12 @@ public final class HttpBench {
             total += counted[w];
             unanswered += lost[w];
         }
-        if (unanswered > 0) {
-            System.out.printf("(%d writer%s: %d POST%s got no answer within %d ms)%n", writers, writers == 1 ? "" : "s",
-                    unanswered, unanswered == 1 ? "" : "s", LoopbackClient.TIMEOUT_MILLIS);
-        }
-        System.out.printf("| %d concurrent writer%s of one statement | %s | %,d | **%,.0f** | %.3f | %.3f | %.3f |%n",
-                writers, writers == 1 ? "" : "s", ack.isEmpty() ? "visible" : "durable", total, total / (double) seconds,
-                all.percentileMillis(50), all.percentileMillis(99), all.meanMillis());
-        return String.format("%d writer%s %s: %s", writers, writers == 1 ? "" : "s",
-                ack.isEmpty() ? "visible" : "durable", cpu.perUnit(answered.get(), 1000));
+        String mode = ack.isEmpty() ? "visible" : "durable";
+        System.out.printf("| %d concurrent writer%s of one statement%s | %s | %,d | **%,.0f** | %.3f | %.3f | %.3f | %s | %s |%n",
+                writers, writers == 1 ? "" : "s", unanswered == 0 ? "" : " (" + unanswered + " got no answer within "
+                        + LoopbackClient.TIMEOUT_MILLIS + " ms)", mode, total, total / (double) seconds,
+                all.percentileMillis(50), all.percentileMillis(99), all.meanMillis(), micros(cpu, total),
+                anchor(mode + " writers " + writers));
     }
 
     private static byte[] body(StatementCorpus corpus, AtomicLong next, int statements) {
