@@ -1,7 +1,6 @@
 package dev.cairn.bench;
 
 import dev.cairn.log.EventLog;
-import dev.cairn.log.LogTailer;
 import dev.cairn.log.chronicle.ChronicleLog;
 import dev.cairn.projector.Projector;
 import dev.cairn.projector.ProjectorRunner;
@@ -21,21 +20,16 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
-import net.openhft.chronicle.queue.ChronicleQueue;
-import net.openhft.chronicle.queue.ExcerptTailer;
-import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
-import net.openhft.chronicle.wire.DocumentContext;
 
 /**
  * Issue 4's benchmarks in one run: a log of corpus statements (one statement per event, as single POSTs leave it)
- * is read back by a tailer alone (replay read), projected into a fresh database per dialect and projector batch
- * size (projection throughput), rebuilt with {@link ProjectorRunner#rebuild} (full rebuild), and the verb query's
+ * is projected into a fresh database per dialect and projector batch size (projection throughput), rebuilt with {@link ProjectorRunner#rebuild} (full rebuild), and the verb query's
  * plan is shown on the projected database ({@link QueryPlans}).
  *
  * <pre>
  * java $CHRONICLE_FLAGS -Xmx2g -cp bench/target/benchmarks.jar dev.cairn.bench.ProjectionBench \
  *     [--statements 100000] [--ref-share 0.1] [--batches 100,1000,5000] [--dialects sqlite,postgresql]
- *     [--per-event 1] [--replay-runs 5] [--sqlite-params '|?jdbc.get_generated_keys=false'] [--warmup 0]
+ *     [--per-event 1] [--sqlite-params '|?jdbc.get_generated_keys=false'] [--warmup 0]
  * </pre>
  *
  * <p>{@code --warmup N} first projects the log's first N statements into a scratch database of the same dialect, so
@@ -49,7 +43,7 @@ public final class ProjectionBench {
     public static void main(String[] args) throws Exception {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         Options o = Options.parse(args, "statements", "100000", "ref-share", "0.1", "batches", "100,1000,5000",
-                "dialects", "sqlite,postgresql", "per-event", "1", "replay-runs", "5", "sqlite-params", "", "warmup", "0");
+                "dialects", "sqlite,postgresql", "per-event", "1", "sqlite-params", "", "warmup", "0");
         long n = o.longValue("statements");
         StatementCorpus corpus = new StatementCorpus(o.doubleValue("ref-share"));
         Path dir = Files.createTempDirectory("cairn-bench-projection");
@@ -63,7 +57,6 @@ public final class ProjectionBench {
             System.out.printf("Log written: %,d statements in %.1f s (%,.0f/s, generation and encoding included)%n%n",
                     n, appendSeconds, n / appendSeconds);
 
-            replayRead(log, o.intValue("replay-runs"));
             for (String dialect : o.list("dialects")) {
                 // Each SQLite URL suffix is a variant measured in the same run, e.g. a driver setting to compare.
                 List<String> variants = dialect.equals("sqlite") ? List.of(o.value("sqlite-params").split("\\|", -1))
@@ -78,44 +71,6 @@ public final class ProjectionBench {
         } finally {
             deleteTree(dir);
         }
-    }
-
-    /** Reads the whole log with a tailer, decoding every event, then raw Chronicle documents without decoding. */
-    private static void replayRead(ChronicleLog log, int runs) {
-        System.out.println("| replay read | run | events | seconds | events/s |");
-        System.out.println("|---|---:|---:|---:|---:|");
-        for (int run = 1; run <= runs; run++) {
-            long t0 = System.nanoTime();
-            long events = 0;
-            try (LogTailer tailer = log.tailer(EventLog.START)) {
-                while (tailer.next() != null) {
-                    events++;
-                }
-            }
-            double s = seconds(t0);
-            System.out.printf("| LogTailer.next (decoded events) | %d | %,d | %.3f | %,.0f |%n", run, events, s, events / s);
-        }
-        for (int run = 1; run <= runs; run++) {
-            long t0 = System.nanoTime();
-            long events = 0;
-            long bytes = 0;
-            try (ChronicleQueue q = SingleChronicleQueueBuilder.binary(log.dir()).readOnly(true).build();
-                 ExcerptTailer tailer = q.createTailer()) {
-                while (true) {
-                    try (DocumentContext dc = tailer.readingDocument()) {
-                        if (!dc.isPresent()) {
-                            break;
-                        }
-                        bytes += dc.wire().bytes().readRemaining();
-                        events++;
-                    }
-                }
-            }
-            double s = seconds(t0);
-            System.out.printf("| raw Chronicle documents (no copy, no decode; %,d MB) | %d | %,d | %.3f | %,.0f |%n",
-                    bytes >> 20, run, events, s, events / s);
-        }
-        System.out.println();
     }
 
     private static void projectAndRebuild(EventLog log, Path dir, String dialect, List<String> batches, long n,
