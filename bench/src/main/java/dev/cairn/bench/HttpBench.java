@@ -166,7 +166,8 @@ public final class HttpBench {
             }
             System.out.println();
             System.out.println("Cells: p50 / p99 latency in ms, measured by the client. The ratios compare p50s: the largest"
-                    + " data set over the smallest (10% StatementRefs), and 10% over 0% StatementRefs at one size.");
+                    + " data set over the smallest (10% StatementRefs), and 10% over 0% StatementRefs at one size; the"
+                    + " design asks every filtered GET to stay within 1.3× (✅).");
         } finally {
             for (Server s : servers) {
                 if (s.client() != null) {
@@ -201,7 +202,11 @@ public final class HttpBench {
                 b = lat[i];
             }
         }
-        return a == null || b == null ? "–" : String.format("**%.2f×**", b.percentileMillis(50) / a.percentileMillis(50));
+        if (a == null || b == null || a == b) {
+            return "–";
+        }
+        double ratio = b.percentileMillis(50) / a.percentileMillis(50);
+        return String.format("**%.2f×** %s", ratio, ratio <= 1.3 ? "✅" : "❌"); // the design: within 1.3×
     }
 
     /** Checks that each query answers as the data set says it should; returns the verb page's more link. */
@@ -246,6 +251,22 @@ public final class HttpBench {
         };
     }
 
+    /** The design's target for a write row, marked met or not, or "" where it sets none. */
+    private static String target(String row, double p50Millis, double perSecond, double cpuMicros) {
+        String t = switch (row) {
+            case "visible 1" -> p50Millis <= 1 ? "p50 ≤ 1 ms ✅" : "p50 ≤ 1 ms ❌";
+            case "visible 100", "durable 100" -> p50Millis <= 5 ? "p50 ≤ 5 ms ✅" : "p50 ≤ 5 ms ❌";
+            case "durable writers 8" -> perSecond >= 8_000 ? "≥ 8,000/s ✅" : "≥ 8,000/s ❌";
+            case "durable writers 64" -> perSecond >= 15_000 ? "≥ 15,000/s ✅" : "≥ 15,000/s ❌";
+            case "visible writers 64" -> perSecond >= 10_000 ? "≥ 10,000/s ✅" : "≥ 10,000/s ❌";
+            default -> "";
+        };
+        if (row.endsWith("writers 64")) {
+            t += cpuMicros <= 100 ? "; CPU ≤ 100 µs ✅" : "; CPU ≤ 100 µs ❌";
+        }
+        return t;
+    }
+
     private static void writes(Path base, String dialect, int posts, int batches, int writerSeconds, int[] writerCounts)
             throws Exception {
         Path dir = base.resolve("writes-" + dialect);
@@ -260,8 +281,8 @@ public final class HttpBench {
             System.out.printf("%n### writes, %s: empty database and log; statements of the corpus (10%% StatementRefs), "
                     + "ids assigned by the client%n%n", dialect);
             System.out.println("| operation | ack | requests | statements/s | p50 ms | p99 ms | mean ms "
-                    + "| server CPU per statement | published .NET LRS |");
-            System.out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|");
+                    + "| server CPU per statement | target | published .NET LRS |");
+            System.out.println("|---|---|---:|---:|---:|---:|---:|---:|---|---:|");
             try (LoopbackClient client = new LoopbackClient(cairn.port(), CREDENTIAL)) {
                 for (String ack : new String[] {"", DURABLE}) {
                     drain(client, corpus, next);
@@ -323,10 +344,12 @@ public final class HttpBench {
         double s = ProjectionBench.seconds(t0);
         long statements = (long) measured * perRequest;
         String mode = ack.isEmpty() ? "visible" : "durable";
-        System.out.printf("| POST %s | %s | %,d | %,.0f | %.3f | %.3f | %.3f | %s | %s |%n",
+        long cpu = ProcessCpu.nanos(cairn.pid()) - cpu0;
+        System.out.printf("| POST %s | %s | %,d | %,.0f | %.3f | %.3f | %.3f | %s | %s | %s |%n",
                 perRequest == 1 ? "one statement" : "a batch of " + perRequest, mode, measured, statements / s,
-                lat.percentileMillis(50), lat.percentileMillis(99), lat.meanMillis(),
-                micros(ProcessCpu.nanos(cairn.pid()) - cpu0, statements), anchor(mode + " " + perRequest));
+                lat.percentileMillis(50), lat.percentileMillis(99), lat.meanMillis(), micros(cpu, statements),
+                target(mode + " " + perRequest, lat.percentileMillis(50), statements / s, cpu / 1e3 / statements),
+                anchor(mode + " " + perRequest));
     }
 
     private static String micros(long cpuNanos, long statements) {
@@ -399,11 +422,12 @@ public final class HttpBench {
             unanswered += lost[w];
         }
         String mode = ack.isEmpty() ? "visible" : "durable";
-        System.out.printf("| %d concurrent writer%s of one statement%s | %s | %,d | **%,.0f** | %.3f | %.3f | %.3f | %s | %s |%n",
-                writers, writers == 1 ? "" : "s", unanswered == 0 ? "" : " (" + unanswered + " got no answer within "
-                        + LoopbackClient.TIMEOUT_MILLIS + " ms)", mode, total, total / (double) seconds,
-                all.percentileMillis(50), all.percentileMillis(99), all.meanMillis(), micros(cpu, total),
-                anchor(mode + " writers " + writers));
+        System.out.printf("| %d concurrent writer%s of one statement%s | %s | %,d | **%,.0f** | %.3f | %.3f | %.3f | %s | %s "
+                        + "| %s |%n", writers, writers == 1 ? "" : "s", unanswered == 0 ? "" : " (" + unanswered
+                        + " got no answer within " + LoopbackClient.TIMEOUT_MILLIS + " ms)", mode, total,
+                total / (double) seconds, all.percentileMillis(50), all.percentileMillis(99), all.meanMillis(),
+                micros(cpu, total), target(mode + " writers " + writers, all.percentileMillis(50), total / (double) seconds,
+                        cpu / 1e3 / Math.max(1, total)), anchor(mode + " writers " + writers));
     }
 
     private static byte[] body(StatementCorpus corpus, AtomicLong next, int statements) {

@@ -29,12 +29,15 @@ import java.util.stream.Stream;
  * <pre>
  * java $CHRONICLE_FLAGS -Xmx2g -cp bench/target/benchmarks.jar dev.cairn.bench.ProjectionBench \
  *     [--statements 100000] [--ref-share 0.1] [--batches 100,1000,5000] [--dialects sqlite,postgresql]
- *     [--per-event 1] [--sqlite-params '|?jdbc.get_generated_keys=false'] [--warmup 0]
+ *     [--per-event 1] [--sqlite-params '|?jdbc.get_generated_keys=false'] [--warmup 0] [--details true]
  * </pre>
  *
  * <p>{@code --warmup N} first projects the log's first N statements into a scratch database of the same dialect, so
  * that the measured projection runs on compiled code, as a long-running projector does; without it the first
  * projection also pays the JIT compiler's start-up work (on two cores, C2 takes ~10% of the CPU of a 10 s run).
+ *
+ * <p>It prints one table (projection and rebuild rate per dialect and batch, with the design's targets) and the CPU
+ * each thread used; {@code --details true} adds PostgreSQL's row operations per statement and the verb query's plans.
  */
 public final class ProjectionBench {
     private ProjectionBench() {
@@ -43,13 +46,16 @@ public final class ProjectionBench {
     public static void main(String[] args) throws Exception {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         Options o = Options.parse(args, "statements", "100000", "ref-share", "0.1", "batches", "100,1000,5000",
-                "dialects", "sqlite,postgresql", "per-event", "1", "sqlite-params", "", "warmup", "0");
+                "dialects", "sqlite,postgresql", "per-event", "1", "sqlite-params", "", "warmup", "0", "details", "true");
         long n = o.longValue("statements");
         StatementCorpus corpus = new StatementCorpus(o.doubleValue("ref-share"));
         Path dir = Files.createTempDirectory("cairn-bench-projection");
         System.out.println(Machine.describe());
         System.out.printf("Corpus: %,d statements, %.0f%% StatementRefs, %d statement(s) per log event%n", n,
                 corpus.refShare() * 100, o.intValue("per-event"));
+        List<String> rows = new ArrayList<>();
+        List<String> cpuNotes = new ArrayList<>();
+        boolean details = Boolean.parseBoolean(o.value("details"));
         try (ChronicleLog log = ChronicleLog.open(dir.resolve("log"))) {
             long t0 = System.nanoTime();
             LogLoader.append(log, corpus, 0, n, o.intValue("per-event"));
@@ -65,22 +71,33 @@ public final class ProjectionBench {
                     warmUp(log, dir, dialect, Integer.parseInt(o.list("batches").get(0)), o.longValue("warmup"));
                 }
                 for (String params : variants) {
-                    projectAndRebuild(log, dir, dialect, o.list("batches"), n, params);
+                    projectAndRebuild(log, dir, dialect, o.list("batches"), n, params, details, rows, cpuNotes);
                 }
             }
         } finally {
             deleteTree(dir);
         }
+        System.out.println("| dialect | what | projector batch | statements | seconds | statements/s | target |");
+        System.out.println("|---|---|---:|---:|---:|---:|---|");
+        rows.forEach(System.out::println);
+        System.out.println();
+        cpuNotes.forEach(c -> System.out.println("- " + c));
+    }
+
+    /** The design's projection rate for a dialect, statements per second. */
+    private static int target(String dialect) {
+        return dialect.equals("sqlite") ? 30_000 : 15_000;
+    }
+
+    private static String row(String dialect, String what, int batch, long statements, double s) {
+        double rate = statements / s;
+        return String.format("| %s | %s | %,d | %,d | %.1f | **%,.0f** | ≥ %,d %s |", dialect, what, batch, statements, s,
+                rate, target(dialect), rate >= target(dialect) ? "✅" : "❌");
     }
 
     private static void projectAndRebuild(EventLog log, Path dir, String dialect, List<String> batches, long n,
-                                          String sqliteParams) {
-        if (!sqliteParams.isEmpty()) {
-            System.out.println("SQLite URL suffix: " + sqliteParams);
-        }
-        System.out.println("| dialect | projector batch | statements | seconds | statements/s |");
-        System.out.println("|---|---:|---:|---:|---:|");
-        List<String> cpuNotes = new ArrayList<>();
+                                          String sqliteParams, boolean details, List<String> rows, List<String> cpuNotes) {
+        String label = sqliteParams.isEmpty() ? "" : " (URL suffix " + sqliteParams + ")";
         List<String> sorted = new ArrayList<>(batches);
         sorted.sort(Comparator.comparingInt(Integer::parseInt));
         for (int i = 0; i < sorted.size(); i++) {
@@ -98,18 +115,16 @@ public final class ProjectionBench {
                     }
                     double s = seconds(t0);
                     long statements = projector.watermark().seq();
-                    System.out.printf("| %s | %,d | %,d | %.1f | **%,.0f** |%n", dialect, batch, statements, s,
-                            statements / s);
-                    cpuNotes.add(dialect + " batch " + batch + ": " + cpu.perUnit(statements, 1000));
+                    rows.add(row(dialect, "projection, live (Projector)" + label, batch, statements, s));
+                    cpuNotes.add(dialect + label + " projection, batch " + batch + ": " + cpu.perUnit(statements, 1000));
                     if (last) {
-                        System.out.println();
-                        cpuNotes.forEach(System.out::println);
-                        System.out.println();
-                        rebuild(projector, db, dialect, batch);
-                        QueryPlans.show(db, n);
+                        rebuild(projector, db, dialect, batch, rows, cpuNotes);
+                        if (details) {
+                            QueryPlans.show(db, n);
+                        }
                     }
                 }
-                if (dialect.equals("postgresql") && !last) {
+                if (details && dialect.equals("postgresql") && !last) {
                     sqlCalls(db); // before the rebuild and the plans add their own work to the counters
                 }
             } finally {
@@ -134,7 +149,8 @@ public final class ProjectionBench {
         }
     }
 
-    private static void rebuild(Projector projector, Database db, String dialect, int batch) {
+    private static void rebuild(Projector projector, Database db, String dialect, int batch, List<String> rows,
+                                List<String> cpuNotes) {
         ThreadCpu cpu = ThreadCpu.start();
         long t0 = System.nanoTime();
         long entries = ProjectorRunner.rebuild(projector, db, new ReplayProgress() {
@@ -148,12 +164,9 @@ public final class ProjectionBench {
         });
         double s = seconds(t0);
         long statements = projector.watermark().seq();
-        System.out.println("| dialect | rebuild (ProjectorRunner.rebuild, batch) | log entries | statements | seconds | statements/s |");
-        System.out.println("|---|---:|---:|---:|---:|---:|");
-        System.out.printf("| %s | %,d | %,d | %,d | %.1f | **%,.0f** |%n%n", dialect, batch, entries, statements, s,
-                statements / s);
-        System.out.println("rebuild: " + cpu.perUnit(statements, 1000));
-        System.out.println();
+        rows.add(row(dialect, "rebuild: drop every table, replay " + String.format("%,d", entries)
+                + " log entries (the work of `cairn replay`)", batch, statements, s));
+        cpuNotes.add(dialect + " rebuild: " + cpu.perUnit(statements, 1000));
     }
 
     /**
