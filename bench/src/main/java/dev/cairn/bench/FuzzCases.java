@@ -835,6 +835,10 @@ final class FuzzCases {
             b.setJson(b.jsonWith(esc[r.nextInt(esc.length)].getBytes(StandardCharsets.US_ASCII)));
             return Expect.ANY;
         });
+        add("json/nul-escape", 2, FuzzCases::hasJson, (r, b, p) -> {
+            b.setJson(b.jsonWith(("\\" + "u0000").getBytes(StandardCharsets.US_ASCII)));
+            return refuseIf(b.has(Trait.STATEMENT_JSON)); // PostgreSQL cannot store U+0000; documents are bytes
+        });
         add("json/control-char", 2, FuzzCases::hasJson, (r, b, p) -> {
             b.setJson(b.jsonWith(new byte[] {(byte) r.nextInt(32)}));
             return refuseIf(jsonRequired(b)); // raw control characters are not allowed in JSON strings

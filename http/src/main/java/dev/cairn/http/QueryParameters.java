@@ -16,7 +16,7 @@ import java.util.Map;
  * The one check of a request's query parameters, for every resource: each name is one the resource takes, spelled
  * as the spec spells it (names are case-sensitive, so a case variant is named as such), and given at most once
  * (Comm 2.1.3 and the document resources alike); and the values several resources share (an IRI, an agent, a
- * time) read one way. Anything else is a 400 naming the parameter.
+ * time) read one way; no value may hold the NUL character. Anything else is a 400 naming the parameter.
  */
 public final class QueryParameters {
     private QueryParameters() {
@@ -43,6 +43,11 @@ public final class QueryParameters {
             if (p.getValue().size() > 1) {
                 throw new XapiException("parameter " + name, "parameter.repeated", "parameter '" + name
                         + "' is given more than once");
+            }
+            if (p.getValue().getFirst().indexOf('\0') >= 0) {
+                // PostgreSQL cannot hold it in text: a document id with it would fail in the database, not here
+                throw new XapiException("parameter " + name, "parameter.invalid", "parameter '" + name
+                        + "' holds the NUL character (U+0000), which Cairn does not store");
             }
         }
     }

@@ -48,6 +48,14 @@ class QueryParametersTest {
     }
 
     @Test
+    void aValueHoldingTheNulCharacterIs400InvalidNamingTheParameter() {
+        XapiException e = refused(params("agent", "a\0b"), KNOWN);
+        assertEquals("parameter.invalid", e.code());
+        assertEquals("parameter agent", e.where());
+        assertTrue(e.getMessage().contains("NUL"), e.getMessage());
+    }
+
+    @Test
     void aResourceThatTakesNoParametersRefusesAny() {
         XapiException e = refused(params("limit", "1"), List.of());
         assertEquals("parameter.unknown", e.code());

@@ -61,6 +61,37 @@ final class JsonReader {
         path.reset();
     }
 
+    /**
+     * Refuses a client's body that holds the NUL character U+0000 in a string: PostgreSQL cannot store it in text,
+     * so such a statement would stop the projector there, and SQLite refuses it too so that both databases take the
+     * same statements. What Cairn stored before this rule is read as it is.
+     */
+    static void refuseNul(byte[] body) {
+        int nul = nulEscape(body);
+        if (nul >= 0) {
+            throw new XapiException("$", "json.nul", "a string holds \\u0000, the NUL character (" + lineAndColumn(body, nul)
+                    + "); Cairn stores no NUL in any string, as PostgreSQL cannot");
+        }
+    }
+
+    /**
+     * Where the body escapes the NUL character U+0000 (a backslash, "u", four zeros), or -1. JSON can carry a NUL only
+     * so (a raw control character is malformed), and every backslash starts a two-character escape, so a scan that
+     * skips each escape's second character tells an escaped backslash followed by the text "u0000" from a NUL.
+     */
+    static int nulEscape(byte[] body) {
+        for (int i = 0, last = body.length - 6; i <= last; i++) {
+            if (body[i] == '\\') {
+                if (body[i + 1] == 'u' && body[i + 2] == '0' && body[i + 3] == '0' && body[i + 4] == '0'
+                        && body[i + 5] == '0') {
+                    return i;
+                }
+                i++;
+            }
+        }
+        return -1;
+    }
+
     /** The first token of the body, or null when it is empty; {@link #end} must follow. */
     JsonToken open() throws IOException {
         p = documents.open(source);
@@ -204,6 +235,10 @@ final class JsonReader {
 
     /** "line L, column C" (both from 1) of a byte offset in the body, for errors. */
     private String lineAndColumn(int offset) {
+        return lineAndColumn(source, offset);
+    }
+
+    private static String lineAndColumn(byte[] source, int offset) {
         int line = 1;
         int lineStart = 0;
         for (int i = 0; i < offset; i++) {

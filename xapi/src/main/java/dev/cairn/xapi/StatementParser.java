@@ -56,11 +56,13 @@ public final class StatementParser {
     /** Parses a POST body: one statement object or an array of them. */
     @SuppressWarnings("unchecked")
     public static List<ParsedStatement> parseBatch(byte[] body, XapiVersion version) {
+        JsonReader.refuseNul(body);
         return (List<ParsedStatement>) parse(body, version, Content.STATEMENTS, false);
     }
 
     /** Parses a PUT body: exactly one statement object. */
     public static ParsedStatement parseOne(byte[] body, XapiVersion version) {
+        JsonReader.refuseNul(body);
         return (ParsedStatement) parse(body, version, Content.STATEMENT, false);
     }
 
@@ -78,6 +80,7 @@ public final class StatementParser {
      */
     public static Actor parseActor(byte[] json, XapiVersion version, String where) {
         try {
+            JsonReader.refuseNul(json);
             return (Actor) parse(json, version, Content.ACTOR, false);
         } catch (XapiException e) {
             throw new XapiException(where + " " + e.where(), e.code(), e.getMessage());
