@@ -72,7 +72,7 @@ final class Dataset {
             }
             double s = ProjectionBench.seconds(t0);
             Files.writeString(logReady, String.format("%d statements appended in %.1f s%n", size, s));
-            System.out.printf("data set %s: log of %,d statements written in %.1f s (%,.0f/s)%n", name(), size, s, size / s);
+            System.err.printf("data set %s: log of %,d statements written in %.1f s (%,.0f/s)%n", name(), size, s, size / s);
         }
         Path dbReady = base.resolve(dialect + "-" + name() + ".db.ready");
         if (!Files.exists(dbReady)) {
@@ -90,7 +90,7 @@ final class Dataset {
             String line = String.format("%s %s: %,d statements projected (batch %d) in %.1f s = %,.0f statements/s%n",
                     dialect, name(), size, PROJECTOR_BATCH, s, size / s);
             Files.writeString(dbReady, line);
-            System.out.print("data set " + line);
+            System.err.print("data set " + line);
         }
     }
 }

@@ -6,6 +6,7 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,18 +37,23 @@ public final class ImportBenchmark {
     public static void main(String[] args) throws Exception {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
         Path dir = args.length > 1 ? Path.of(args[1]) : Files.createTempDirectory("cairn-import-bench");
-        System.out.println(Machine.describe());
+        // the table goes to standard output; the import's own progress lines to standard error
+        PrintStream table = System.out;
+        System.setOut(System.err);
+        System.err.println(Machine.describe());
         try {
             run(dir.resolve("warmup"), Math.max(1, n / 5), "warm-up");
-            double rate = run(dir.resolve("measured"), n, "measured");
-            System.out.printf("import: %,d statements appended at %,.0f statements/s (target 100,000/s: %s)%n", n, rate,
-                    rate >= 100_000 ? "met" : "missed");
+            double seconds = run(dir.resolve("measured"), n, "measured");
+            table.println("| run | statements | seconds | statements/s | target |");
+            table.println("|---|---:|---:|---:|---|");
+            table.printf("| `cairn import` in process, after a warm-up import of %,d | %,d | %.2f | **%,.0f** | ≥ 100,000 %s |%n",
+                    Math.max(1, n / 5), n, seconds, n / seconds, n / seconds >= 100_000 ? "✅" : "❌");
             Path launcher = Path.of("cairn");
             if (Files.isExecutable(launcher)) {
                 double cold = runLauncher(launcher, dir.resolve("measured").resolve("statements.ndjson"),
-                        dir.resolve("cold"), n);
-                System.out.printf("import, ./cairn import in a new JVM (start-up and JIT included): %,.0f statements/s%n",
-                        cold);
+                        dir.resolve("cold"));
+                table.printf("| `./cairn import` in a new JVM (start-up and JIT included) | %,d | %.2f | %,.0f | |%n", n,
+                        cold, n / cold);
             }
         } finally {
             if (args.length <= 1) {
@@ -56,14 +62,14 @@ public final class ImportBenchmark {
         }
     }
 
-    /** Imports {@code n} fresh statements into a fresh LRS in {@code dir}; returns statements per second. */
+    /** Imports {@code n} fresh statements into a fresh LRS in {@code dir}; returns the seconds it took. */
     private static double run(Path dir, int n, String label) throws IOException {
         Files.createDirectories(dir.resolve("log"));
         String db = "jdbc:sqlite:" + dir.resolve("cairn.db");
         Database.open(db).close(); // an import adds to an existing LRS: create its schema, as serve would
         Path file = dir.resolve("statements.ndjson");
         long bytes = generate(file, n);
-        System.out.printf("%s: %,d statements, %,d bytes (%,d per statement) in %s%n", label, n, bytes, bytes / n, file);
+        System.err.printf("%s: %,d statements, %,d bytes (%,d per statement) in %s%n", label, n, bytes, bytes / n, file);
         long start = System.nanoTime();
         int exit = new CommandLine(new Main()).execute("import", "--data", dir.toString(), "--admin-credential",
                 "bench:bench-secret", "--batch", "2000", file.toString());
@@ -71,29 +77,29 @@ public final class ImportBenchmark {
         if (exit != 0) {
             throw new IllegalStateException("cairn import exited with " + exit);
         }
-        double rate = n / seconds;
-        System.out.printf("%s: cairn import took %.2f s in all (structure check, credential, parse, sequencer, "
-                + "sync): %,.0f statements/s%n", label, seconds, rate);
-        return rate;
+        System.err.printf("%s: cairn import took %.2f s in all (structure check, credential, parse, sequencer, "
+                + "sync): %,.0f statements/s%n", label, seconds, n / seconds);
+        return seconds;
     }
 
     /**
      * Times {@code ./cairn import} of {@code file} as an operator runs it: a new JVM with the launcher's flags, into a
-     * fresh LRS in {@code dir}; returns statements per second of its wall time.
+     * fresh LRS in {@code dir}; returns the seconds of its wall time.
      */
-    private static double runLauncher(Path launcher, Path file, Path dir, int n) throws IOException, InterruptedException {
+    private static double runLauncher(Path launcher, Path file, Path dir) throws IOException, InterruptedException {
         Files.createDirectories(dir.resolve("log"));
         Database.open("jdbc:sqlite:" + dir.resolve("cairn.db")).close();
         long start = System.nanoTime();
         Process p = new ProcessBuilder(launcher.toAbsolutePath().toString(), "import", "--data", dir.toString(), "--admin-credential",
-                "bench:bench-secret", "--batch", "2000", file.toString()).inheritIO().start();
+                "bench:bench-secret", "--batch", "2000", file.toString()).redirectErrorStream(true).start();
+        p.getInputStream().transferTo(System.err);
         int exit = p.waitFor();
         double seconds = (System.nanoTime() - start) / 1e9;
         if (exit != 0) {
             throw new IllegalStateException("./cairn import exited with " + exit);
         }
-        System.out.printf("cold: ./cairn import took %.2f s in all%n", seconds);
-        return n / seconds;
+        System.err.printf("cold: ./cairn import took %.2f s in all%n", seconds);
+        return seconds;
     }
 
     private static long generate(Path file, int n) throws IOException {
