@@ -3,17 +3,13 @@ package dev.cairn.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.SocketTimeoutException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -40,7 +36,6 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class HttpBench {
     static final String CREDENTIAL = "bench:bench";
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String DURABLE = "X-Cairn-Ack: durable\r\n";
 
     private HttpBench() {
     }
@@ -57,7 +52,7 @@ public final class HttpBench {
                 reads(base, Datasets.parse(base, specs), o.intValue("warmup"), o.intValue("rounds"));
             }
             if (o.list("parts").contains("writes")) {
-                writes(base, dialect, o.intValue("posts"), o.intValue("batches"), o.intValue("writer-seconds"),
+                WriteBench.writes(base, dialect, o.intValue("posts"), o.intValue("batches"), o.intValue("writer-seconds"),
                         o.list("writers").stream().mapToInt(Integer::parseInt).toArray());
             }
         }
@@ -241,7 +236,7 @@ public final class HttpBench {
         return n;
     }
 
-    private static LoopbackClient.Response ok(LoopbackClient.Response r, String what) {
+    static LoopbackClient.Response ok(LoopbackClient.Response r, String what) {
         if (r.status() != 200) {
             throw new IllegalStateException(what + ": HTTP " + r.status() + " " + r.text());
         }
@@ -250,196 +245,7 @@ public final class HttpBench {
 
     // --------------------------------------------------------------------------------------------- writes
 
-    /** The published .NET LRS figures (issue 5: SQLite on an Apple M1 Pro) for the rows that have one. */
-    private static String anchor(String row) {
-        return switch (row) {
-            case "visible 1" -> "2.3 ms";
-            case "visible 100" -> "31 ms";
-            case "visible writers 8" -> "640/s";
-            default -> "";
-        };
-    }
-
-    /** The design's target for a write row, marked met or not, or "" where it sets none. */
-    private static String target(String row, double p50Millis, double perSecond, double cpuMicros) {
-        String t = switch (row) {
-            case "visible 1" -> p50Millis <= 1 ? "p50 ≤ 1 ms ✅" : "p50 ≤ 1 ms ❌";
-            case "visible 100", "durable 100" -> p50Millis <= 5 ? "p50 ≤ 5 ms ✅" : "p50 ≤ 5 ms ❌";
-            case "durable writers 8" -> perSecond >= 8_000 ? "≥ 8,000/s ✅" : "≥ 8,000/s ❌";
-            case "durable writers 64" -> perSecond >= 15_000 ? "≥ 15,000/s ✅" : "≥ 15,000/s ❌";
-            case "visible writers 64" -> perSecond >= 10_000 ? "≥ 10,000/s ✅" : "≥ 10,000/s ❌";
-            default -> "";
-        };
-        if (row.endsWith("writers 64")) {
-            t += cpuMicros <= 100 ? "; CPU ≤ 100 µs ✅" : "; CPU ≤ 100 µs ❌";
-        }
-        return t;
-    }
-
-    private static void writes(Path base, String dialect, int posts, int batches, int writerSeconds, int[] writerCounts)
-            throws Exception {
-        Path dir = base.resolve("writes-" + dialect);
-        if (Files.exists(dir)) {
-            ProjectionBench.deleteTree(dir);
-        }
-        StatementCorpus corpus = new StatementCorpus(0.1);
-        AtomicLong next = new AtomicLong();
-        try (BenchDatabase db = BenchDatabase.create(dialect, Files.createDirectories(dir), "writes_" + dialect);
-             CairnProcess cairn = start(db.url(), dir.resolve("log"), dir.resolve("data"))) {
-            DiskProbe disk = DiskProbe.measure(dir);
-            System.out.printf("%n### writes, %s: empty database and log; statements of the corpus (10%% StatementRefs), "
-                    + "ids assigned by the client%n%n", dialect);
-            System.out.println("| operation | ack | requests | statements/s | p50 ms | p99 ms | mean ms "
-                    + "| server CPU per statement | target | published .NET LRS |");
-            System.out.println("|---|---|---:|---:|---:|---:|---:|---:|---|---:|");
-            try (LoopbackClient client = new LoopbackClient(cairn.port(), CREDENTIAL)) {
-                for (String ack : new String[] {"", DURABLE}) {
-                    drain(client, corpus, next);
-                    sequential(cairn, client, corpus, next, 1, posts / 4, posts, ack);
-                    drain(client, corpus, next);
-                    sequential(cairn, client, corpus, next, 100, batches / 5, batches, ack);
-                }
-                for (String ack : new String[] {"", DURABLE}) {
-                    for (int writers : writerCounts) {
-                        drain(client, corpus, next);
-                        concurrent(cairn, corpus, next, writers, writerSeconds, ack);
-                    }
-                }
-            }
-            System.out.println();
-            System.out.println(disk.line());
-        } finally {
-            ProjectionBench.deleteTree(dir);
-        }
-    }
-
-    /**
-     * Waits until the projector has applied everything written so far (an {@code ack=visible} POST answers only then),
-     * so that one row's backlog of durable writes does not slow the next row down.
-     */
-    private static void drain(LoopbackClient client, StatementCorpus corpus, AtomicLong next) {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                ok(client.post("/xapi/statements", body(corpus, next, 1), ""), "drain");
-                return;
-            } catch (UncheckedIOException e) {
-                if (!(e.getCause() instanceof SocketTimeoutException) || attempt == 3) {
-                    throw e;
-                }
-                System.err.println("(a visible POST got no answer within " + LoopbackClient.TIMEOUT_MILLIS + " ms)");
-            }
-        }
-    }
-
-    private static void sequential(CairnProcess cairn, LoopbackClient client, StatementCorpus corpus, AtomicLong next,
-                                   int perRequest, int warmup, int measured, String ack) {
-        Latencies lat = new Latencies();
-        long t0 = System.nanoTime();
-        long cpu0 = 0;
-        for (int i = -warmup; i < measured; i++) {
-            if (i == 0) {
-                t0 = System.nanoTime();
-                cpu0 = ProcessCpu.nanos(cairn.pid());
-            }
-            byte[] body = body(corpus, next, perRequest);
-            long start = System.nanoTime();
-            LoopbackClient.Response r = client.post("/xapi/statements", body, ack);
-            long t = System.nanoTime() - start;
-            ok(r, "POST of " + perRequest);
-            if (i >= 0) {
-                lat.add(t);
-            }
-        }
-        double s = ProjectionBench.seconds(t0);
-        long statements = (long) measured * perRequest;
-        String mode = ack.isEmpty() ? "visible" : "durable";
-        long cpu = ProcessCpu.nanos(cairn.pid()) - cpu0;
-        System.out.printf("| POST %s | %s | %,d | %,.0f | %.3f | %.3f | %.3f | %s | %s | %s |%n",
-                perRequest == 1 ? "one statement" : "a batch of " + perRequest, mode, measured, statements / s,
-                lat.percentileMillis(50), lat.percentileMillis(99), lat.meanMillis(), micros(cpu, statements),
-                target(mode + " " + perRequest, lat.percentileMillis(50), statements / s, cpu / 1e3 / statements),
-                anchor(mode + " " + perRequest));
-    }
-
-    private static String micros(long cpuNanos, long statements) {
-        return String.format("%,.0f µs", cpuNanos / 1e3 / Math.max(1, statements));
-    }
-
-    /** Runs one row of concurrent writers, each on a connection of its own, closed loop. */
-    private static void concurrent(CairnProcess cairn, StatementCorpus corpus, AtomicLong next, int writers, int seconds,
-                                   String ack) throws InterruptedException {
-        long warmupNanos = 1_000_000_000L;
-        long start = System.nanoTime() + 100_000_000L;
-        long measureFrom = start + warmupNanos;
-        long end = measureFrom + seconds * 1_000_000_000L;
-        Latencies[] lat = new Latencies[writers];
-        long[] counted = new long[writers];
-        long[] lost = new long[writers];
-        CountDownLatch done = new CountDownLatch(writers);
-        List<Throwable> failures = new ArrayList<>();
-        for (int w = 0; w < writers; w++) {
-            int me = w;
-            lat[me] = new Latencies();
-            Thread t = new Thread(() -> {
-                try (LoopbackClient client = new LoopbackClient(cairn.port(), CREDENTIAL)) {
-                    while (System.nanoTime() < start) {
-                        Thread.sleep(1);
-                    }
-                    long now;
-                    while ((now = System.nanoTime()) < end) {
-                        byte[] body = body(corpus, next, 1);
-                        long t0 = System.nanoTime();
-                        try {
-                            ok(client.post("/xapi/statements", body, ack), "concurrent POST");
-                        } catch (UncheckedIOException e) {
-                            if (!(e.getCause() instanceof SocketTimeoutException)) {
-                                throw e;
-                            }
-                            lost[me]++; // no answer: the client reconnects and goes on
-                            continue;
-                        }
-                        long t1 = System.nanoTime();
-                        if (now >= measureFrom && t1 <= end) {
-                            lat[me].add(t1 - t0);
-                            counted[me]++;
-                        }
-                    }
-                } catch (Throwable e) {
-                    synchronized (failures) {
-                        failures.add(e);
-                    }
-                } finally {
-                    done.countDown();
-                }
-            }, "writer-" + w);
-            t.start();
-        }
-        Thread.sleep(Math.max(0, (measureFrom - System.nanoTime()) / 1_000_000));
-        long cpu0 = ProcessCpu.nanos(cairn.pid());
-        Thread.sleep(Math.max(0, (end - System.nanoTime()) / 1_000_000));
-        long cpu = ProcessCpu.nanos(cairn.pid()) - cpu0;
-        done.await();
-        if (!failures.isEmpty()) {
-            throw new IllegalStateException("a writer failed", failures.get(0));
-        }
-        Latencies all = new Latencies();
-        long total = 0;
-        long unanswered = 0;
-        for (int w = 0; w < writers; w++) {
-            all.addAll(lat[w]);
-            total += counted[w];
-            unanswered += lost[w];
-        }
-        String mode = ack.isEmpty() ? "visible" : "durable";
-        System.out.printf("| %d concurrent writer%s of one statement%s | %s | %,d | **%,.0f** | %.3f | %.3f | %.3f | %s | %s "
-                        + "| %s |%n", writers, writers == 1 ? "" : "s", unanswered == 0 ? "" : " (" + unanswered
-                        + " got no answer within " + LoopbackClient.TIMEOUT_MILLIS + " ms)", mode, total,
-                total / (double) seconds, all.percentileMillis(50), all.percentileMillis(99), all.meanMillis(),
-                micros(cpu, total), target(mode + " writers " + writers, all.percentileMillis(50), total / (double) seconds,
-                        cpu / 1e3 / Math.max(1, total)), anchor(mode + " writers " + writers));
-    }
-
-    private static byte[] body(StatementCorpus corpus, AtomicLong next, int statements) {
+    static byte[] body(StatementCorpus corpus, AtomicLong next, int statements) {
         if (statements == 1) {
             return corpus.json(next.getAndIncrement());
         }
