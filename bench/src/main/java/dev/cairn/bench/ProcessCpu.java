@@ -1,0 +1,61 @@
+package dev.cairn.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+/**
+ * The CPU time another process has used, in all and on its threads of one name, read from /proc (Linux): what a
+ * client made a server spend, measured outside it. The kernel counts in clock ticks of 10 ms (USER_HZ is 100 on
+ * every Linux architecture), so a measured span should hold many of them.
+ */
+final class ProcessCpu {
+    static final long TICK_NANOS = 10_000_000L;
+
+    /** CPU nanoseconds at one moment: the whole process's, and that of its threads whose name starts with a prefix. */
+    record Sample(long totalNanos, long threadsNanos, int threads) {
+        /** The CPU used from {@code earlier} to this sample. */
+        Sample minus(Sample earlier) {
+            return new Sample(totalNanos - earlier.totalNanos, threadsNanos - earlier.threadsNanos, threads);
+        }
+    }
+
+    private final long pid;
+    private final String threadPrefix;
+
+    /** @param threadPrefix the start of the names of the threads counted on their own ({@code cairn-verify-}) */
+    ProcessCpu(long pid, String threadPrefix) {
+        this.pid = pid;
+        this.threadPrefix = threadPrefix;
+    }
+
+    /** The CPU time used so far; threads that ended are in the total only. */
+    Sample sample() {
+        Path proc = Path.of("/proc", Long.toString(pid));
+        long threads = 0;
+        int count = 0;
+        try (Stream<Path> tasks = Files.list(proc.resolve("task"))) {
+            for (Path task : tasks.toList()) {
+                try {
+                    if (Files.readString(task.resolve("comm")).startsWith(threadPrefix)) {
+                        threads += ticks(Files.readString(task.resolve("stat")));
+                        count++;
+                    }
+                } catch (IOException e) {
+                    // the thread ended while the list was read: its time is in the process's total
+                }
+            }
+            return new Sample(ticks(Files.readString(proc.resolve("stat"))) * TICK_NANOS, threads * TICK_NANOS, count);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the CPU time of process " + pid + " from /proc", e);
+        }
+    }
+
+    /** utime + stime of a /proc stat line, in ticks (the name in parentheses may hold spaces, so count after it). */
+    private static long ticks(String stat) {
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+    }
+}
