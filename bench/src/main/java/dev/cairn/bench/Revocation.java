@@ -21,8 +21,8 @@ import java.util.concurrent.TimeUnit;
  * 5 s). A credential with scope {@code all}, made with {@code cairn credentials create} beside a running
  * {@code cairn serve} and a {@code cairn query} on the same database, is used on every resource and method it may
  * use ({@link CredentialUses}); then {@code cairn credentials revoke} runs while the credential is in use. Every
- * request is sent again in rounds until two rounds in a row are refused: none may be answered after its first refusal,
- * every first refusal must come within 5 s of the revocation, and no refused write may have changed anything.
+ * request is sent again in rounds until two rounds in a row are refused: none may be answered later than 5 s after
+ * the revocation, none after its first refusal, and no refused write may have changed anything.
  */
 final class Revocation {
     static final long PROMISE_MILLIS = 5_000;
@@ -63,6 +63,8 @@ final class Revocation {
 
     /** What one use of the credential in one process saw over the rounds. */
     private static final class Seen {
+        /** When the last request answered 2xx, and the first refused, were sent (epoch ms; -1 for none). */
+        long lastAnsweredMillis = -1;
         long firstRefusalMillis = -1;
         int answeredAfterRefusal;
         final Map<Integer, Integer> statuses = new TreeMap<>();
@@ -134,17 +136,25 @@ final class Revocation {
                 } else if (!refused && s.firstRefusalMillis >= 0) {
                     s.answeredAfterRefusal++;
                 }
+                if (round > 0 && status / 100 == 2) {
+                    s.lastAnsweredMillis = at;
+                }
             }
         }
         return all;
     }
 
+    /**
+     * The promise is broken by a request answered more than 5 s after the revocation; when each use was first refused
+     * depends on how often the rounds sample it, so it is shown, not held to the promise.
+     */
     private InvariantRow refusals(Map<String, Seen> seen, List<String> before, long revokedAt, int rounds,
                                   boolean allRefused) {
-        Map<String, Long> lastByProcess = new TreeMap<>();
+        Map<String, Long> lastAnswered = new TreeMap<>();
+        Map<String, Long> allRefusedBy = new TreeMap<>();
         Map<Integer, Integer> after = new TreeMap<>();
-        String last = "";
-        long latest = -1;
+        String latestUse = "";
+        long latest = Long.MIN_VALUE;
         int answeredAfter = 0;
         List<String> never = new ArrayList<>();
         for (Map.Entry<String, Seen> e : seen.entrySet()) {
@@ -155,33 +165,41 @@ final class Revocation {
                 }
             });
             answeredAfter += s.answeredAfterRefusal;
+            String process = e.getKey().substring(e.getKey().lastIndexOf('(') + 1, e.getKey().length() - 1);
+            if (s.lastAnsweredMillis >= 0) {
+                long answered = s.lastAnsweredMillis - revokedAt;
+                lastAnswered.merge(process, answered, Math::max);
+                if (answered > latest) {
+                    latest = answered;
+                    latestUse = e.getKey();
+                }
+            }
             if (s.firstRefusalMillis < 0) {
                 never.add(e.getKey());
-                continue;
-            }
-            long took = s.firstRefusalMillis - revokedAt;
-            String process = e.getKey().substring(e.getKey().lastIndexOf('(') + 1, e.getKey().length() - 1);
-            lastByProcess.merge(process, took, Math::max);
-            if (took > latest) {
-                latest = took;
-                last = e.getKey();
+            } else {
+                allRefusedBy.merge(process, s.firstRefusalMillis - revokedAt, Math::max);
             }
         }
         boolean holds = before.isEmpty() && never.isEmpty() && allRefused && answeredAfter == 0
                 && latest <= PROMISE_MILLIS
                 && after.keySet().stream().allMatch(s -> s / 100 == 2 || s == 401 || s == 429);
-        List<String> times = new ArrayList<>();
-        lastByProcess.forEach((process, took) -> times.add(process + " " + PasswordGuessing.seconds(took * 1e6)));
         return new InvariantRow(dialect, "a credential with scope all, made by cairn credentials create, on "
                 + seen.size() + " requests (" + uses.all().size() + " resources and methods in cairn serve, the reads "
                 + "also in a cairn query beside it); cairn credentials revoke while in use, the requests repeated",
-                "2xx before; after it every request refused (401, 429 once the key's failures pass "
-                        + PasswordGuessing.BURST + ") within " + PROMISE_MILLIS / 1000 + " s, none answered after its "
-                        + "first refusal",
+                "2xx before; none answered later than " + PROMISE_MILLIS / 1000 + " s after the revocation, all "
+                        + "refused (401, 429 once the key's failures pass " + PasswordGuessing.BURST + ") and none "
+                        + "answered after its first refusal",
                 (before.isEmpty() ? "all 2xx before" : before.size() + " not 2xx before: " + before.get(0))
-                        + "; all refused after " + String.join(", ", times) + " (last: " + last + "); "
-                        + rounds + " rounds from the revoke command on: " + statuses(after) + "; " + answeredAfter
-                        + " answered after a refusal" + (never.isEmpty() ? "" : "; never refused: " + never), holds);
+                        + "; last answered " + times(lastAnswered) + " after it (" + latestUse + "), all refused by "
+                        + times(allRefusedBy) + "; " + rounds + " rounds from the revoke command on: " + statuses(after)
+                        + "; " + answeredAfter + " answered after a refusal"
+                        + (never.isEmpty() ? "" : "; never refused: " + never), holds);
+    }
+
+    private static String times(Map<String, Long> byProcess) {
+        List<String> times = new ArrayList<>();
+        byProcess.forEach((process, millis) -> times.add(process + " " + PasswordGuessing.seconds(millis * 1e6)));
+        return String.join(", ", times);
     }
 
     /** Every write of every round as it was answered: a refused one changed nothing, an accepted one took effect. */
