@@ -12,9 +12,10 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A {@code cairn serve} in a child JVM of its own, started from this JVM's class path with its Chronicle flags, as
- * users run it: the harnesses load it from their own process and may kill it. Its output goes to a file beside its
- * data.
+ * A {@code cairn serve} (or a {@code cairn query} beside one) in a child JVM of its own, started from this JVM's class
+ * path with its Chronicle flags, as users run it: the harnesses load it from their own process and may kill it. Its
+ * output goes to a file beside its data. The other commands ({@code replay}, {@code credentials}) run here to their
+ * end.
  */
 final class CairnProcess implements AutoCloseable {
     private static final long START_NANOS = 120_000_000_000L;
@@ -36,13 +37,22 @@ final class CairnProcess implements AutoCloseable {
      */
     static CairnProcess serve(Path data, String credential, Map<String, String> settings) throws IOException,
             InterruptedException {
+        return start("serve", data, credential, settings);
+    }
+
+    /**
+     * Starts {@code cairn COMMAND} ({@code serve}, or {@code query} beside a {@code serve} on the same data and
+     * database) and waits until it answers; its output goes to {@code DATA-COMMAND.out}, or {@code DATA.out} for serve.
+     */
+    static CairnProcess start(String command, Path data, String credential, Map<String, String> settings)
+            throws IOException, InterruptedException {
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
-        List<String> cmd = java("serve", "--port", String.valueOf(port), "--data", data.toString());
+        List<String> cmd = java(command, "--port", String.valueOf(port), "--data", data.toString());
         Files.createDirectories(data);
-        Path output = data.resolveSibling(data.getFileName() + ".out");
+        Path output = data.resolveSibling(data.getFileName() + (command.equals("serve") ? "" : "-" + command) + ".out");
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(output.toFile());
         pb.environment().put("CAIRN_ADMIN_CREDENTIAL", credential);
         pb.environment().putAll(settings);
@@ -52,7 +62,7 @@ final class CairnProcess implements AutoCloseable {
         while (!probe.alive()) {
             if (!server.process.isAlive() || System.nanoTime() > deadline) {
                 server.close();
-                throw new IllegalStateException("cairn serve did not start:\n" + Files.readString(output));
+                throw new IllegalStateException("cairn " + command + " did not start:\n" + Files.readString(output));
             }
             Thread.sleep(200);
         }
@@ -68,6 +78,35 @@ final class CairnProcess implements AutoCloseable {
         ProcessBuilder pb = new ProcessBuilder(java(args)).redirectErrorStream(true).redirectOutput(output.toFile());
         pb.environment().putAll(settings);
         return pb.start().waitFor();
+    }
+
+    /**
+     * Runs a {@code cairn} command ({@code credentials create ...}) to its end and fails unless it exits with 0.
+     *
+     * @return what it printed (its output is also left in {@code output})
+     */
+    private static String cli(Path output, Map<String, String> settings, String... args) throws IOException,
+            InterruptedException {
+        int exit = run(output, settings, args);
+        String printed = Files.readString(output);
+        if (exit != 0) {
+            throw new IllegalStateException("cairn " + String.join(" ", args) + " exited " + exit + ":\n" + printed);
+        }
+        return printed;
+    }
+
+    /**
+     * Runs {@code cairn credentials ARGS --db DB} ({@code create --key K --secret S --scope ...}, {@code revoke K}),
+     * as an operator does beside a running server, its output in {@code dir}.
+     *
+     * @return what it printed
+     */
+    static String credentials(Path dir, String db, String... args) throws IOException, InterruptedException {
+        List<String> all = new ArrayList<>(List.of("credentials"));
+        all.addAll(List.of(args));
+        all.addAll(List.of("--db", db));
+        return cli(Files.createTempFile(dir, "credentials-" + args[0] + "-", ".out"), Map.of(),
+                all.toArray(String[]::new));
     }
 
     /** The command line of a cairn command in a JVM like this one: its class path and Chronicle's flags. */

@@ -206,7 +206,8 @@ final class ConcurrentWrites {
         }
     }
 
-    private static String encode(String s) {
+    /** A query parameter's value, URL-encoded. */
+    static String encode(String s) {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 }

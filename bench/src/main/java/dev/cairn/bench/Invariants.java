@@ -16,7 +16,8 @@ import java.util.stream.Stream;
  *
  * <pre>
  * java @jvm.options -cp bench/target/benchmarks.jar dev.cairn.bench.Invariants [--dialects sqlite,postgresql]
- *     [--checks concurrency,durability] [--clients 40] [--increments 10] [--racers 16] [--trials 20] [--seed 19]
+ *     [--checks concurrency,durability,authentication,revocation,read-mine] [--clients 40] [--increments 10]
+ *     [--racers 16] [--trials 20] [--seed 19] [--attempts 1000] [--guessers 48] [--mine-statements 20]
  * </pre>
  * PostgreSQL databases are made and dropped on the server {@code CAIRN_BENCH_POSTGRES} names (default: the local one).
  */
@@ -29,6 +30,9 @@ public final class Invariants {
     static {
         CHECKS.put("concurrency", ConcurrentWrites::check);
         CHECKS.put("durability", DurabilityTrials::check);
+        CHECKS.put("authentication", PasswordGuessing::check);
+        CHECKS.put("revocation", Revocation::check);
+        CHECKS.put("read-mine", ReadMine::check);
     }
 
     private Invariants() {
@@ -42,7 +46,8 @@ public final class Invariants {
     /** Runs every check named on every dialect named and prints the table; returns its rows. */
     static List<InvariantRow> run(String[] args, PrintStream out) throws Exception {
         Options o = Options.parse(args, "dialects", "sqlite,postgresql", "checks", String.join(",", CHECKS.keySet()),
-                "clients", "40", "increments", "10", "racers", "16", "trials", "20", "seed", "19");
+                "clients", "40", "increments", "10", "racers", "16", "trials", "20", "seed", "19",
+                "attempts", "1000", "guessers", "48", "mine-statements", "20");
         for (String check : o.list("checks")) {
             if (!CHECKS.containsKey(check)) {
                 throw new IllegalArgumentException("--checks: no check '" + check + "'; there are " + CHECKS.keySet());

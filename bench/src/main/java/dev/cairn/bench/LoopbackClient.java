@@ -8,51 +8,85 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
 
 /**
  * A minimal blocking HTTP/1.1 client on one keep-alive connection, for one thread. The JDK's HttpClient spends
  * about as much CPU per request as the server does on a small GET, and on a 2-core machine the load generator
  * shares the cores with the server, so a lean client keeps the measurement about the server. Every request carries
- * Basic credentials and {@code X-Experience-API-Version: 2.0.0}.
+ * Basic credentials (the client's own, or others a request names) and {@code X-Experience-API-Version: 2.0.0}.
  */
 final class LoopbackClient implements AutoCloseable {
-    /** A response: its status and its body (de-chunked). */
-    record Response(int status, byte[] body) {
+    /** A response: its status, its header lines and its body (de-chunked). */
+    record Response(int status, List<String> headers, byte[] body) {
         String text() {
             return new String(body, StandardCharsets.UTF_8);
+        }
+
+        /** The first value of a header, or null. */
+        String header(String name) {
+            String prefix = name.toLowerCase(Locale.ROOT) + ":";
+            for (String h : headers) {
+                if (h.toLowerCase(Locale.ROOT).startsWith(prefix)) {
+                    return h.substring(prefix.length()).strip();
+                }
+            }
+            return null;
         }
     }
 
     /** A response slower than this is reported as lost (the request failed) instead of blocking the run. */
     static final int TIMEOUT_MILLIS = 10_000;
 
+    private final InetAddress from;
     private final int port;
     private final byte[] fixedHeaders;
+    private final String authorization;
     private Socket socket;
     private InputStream in;
     private OutputStream out;
 
     LoopbackClient(int port, String credential) {
+        this(null, port, credential);
+    }
+
+    /** @param from the local address the client connects from (any of 127/8 on Linux), or null for the default */
+    LoopbackClient(InetAddress from, int port, String credential) {
+        this.from = from;
         this.port = port;
-        this.fixedHeaders = ("Host: 127.0.0.1:" + port + "\r\nAuthorization: Basic "
-                + Base64.getEncoder().encodeToString(credential.getBytes(StandardCharsets.UTF_8))
-                + "\r\nX-Experience-API-Version: 2.0.0\r\n").getBytes(StandardCharsets.US_ASCII);
+        this.fixedHeaders = ("Host: 127.0.0.1:" + port + "\r\nX-Experience-API-Version: 2.0.0\r\n")
+                .getBytes(StandardCharsets.US_ASCII);
+        this.authorization = authorization(credential);
+    }
+
+    private static String authorization(String credential) {
+        return "Authorization: Basic " + Base64.getEncoder().encodeToString(credential.getBytes(StandardCharsets.UTF_8))
+                + "\r\n";
     }
 
     Response get(String pathAndQuery) {
-        return send("GET", pathAndQuery, null, "");
+        return send("GET", pathAndQuery, null, authorization);
+    }
+
+    /** A GET with another credential than the client's own, on the same connection. */
+    Response getAs(String credential, String pathAndQuery) {
+        return send("GET", pathAndQuery, null, authorization(credential));
     }
 
     /** POSTs a JSON body; {@code extraHeaders} is empty or complete header lines ending in CRLF. */
     Response post(String path, byte[] json, String extraHeaders) {
-        return send("POST", path, json, extraHeaders);
+        return send("POST", path, json, authorization + extraHeaders);
     }
 
-    private Response send(String method, String target, byte[] body, String extraHeaders) {
+    /** @param headerLines the request's own header lines (its Authorization among them), each ending in CRLF */
+    private Response send(String method, String target, byte[] body, String headerLines) {
         try {
             if (socket == null) {
                 connect();
@@ -60,7 +94,7 @@ final class LoopbackClient implements AutoCloseable {
             StringBuilder head = new StringBuilder(128).append(method).append(' ').append(target).append(" HTTP/1.1\r\n");
             out.write(head.toString().getBytes(StandardCharsets.US_ASCII));
             out.write(fixedHeaders);
-            StringBuilder rest = new StringBuilder(extraHeaders);
+            StringBuilder rest = new StringBuilder(headerLines);
             if (body != null) {
                 rest.append("Content-Type: application/json\r\nContent-Length: ").append(body.length).append("\r\n");
             }
@@ -81,6 +115,9 @@ final class LoopbackClient implements AutoCloseable {
         socket = new Socket();
         socket.setTcpNoDelay(true);
         socket.setSoTimeout(TIMEOUT_MILLIS);
+        if (from != null) {
+            socket.bind(new InetSocketAddress(from, 0));
+        }
         socket.connect(new InetSocketAddress("127.0.0.1", port));
         in = new BufferedInputStream(socket.getInputStream(), 1 << 16);
         out = new BufferedOutputStream(socket.getOutputStream(), 1 << 16);
@@ -92,8 +129,10 @@ final class LoopbackClient implements AutoCloseable {
         long length = -1;
         boolean chunked = false;
         boolean close = false;
+        List<String> headers = new ArrayList<>();
         String h;
         while (!(h = line()).isEmpty()) {
+            headers.add(h);
             int colon = h.indexOf(':');
             String name = h.substring(0, colon).trim();
             String value = h.substring(colon + 1).trim();
@@ -126,7 +165,7 @@ final class LoopbackClient implements AutoCloseable {
         if (close) {
             close();
         }
-        return new Response(code, body);
+        return new Response(code, headers, body);
     }
 
     private String line() throws IOException {

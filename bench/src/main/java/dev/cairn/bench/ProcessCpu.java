@@ -4,28 +4,67 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 
 /**
- * CPU time another process (a Cairn server in a child JVM) has used, all its threads together, from Linux's
- * {@code /proc/PID/stat} (user and system time, in clock ticks of 10 ms: measure over seconds, not requests).
+ * The CPU time another process has used, in all and on its threads of one name, read from /proc (Linux): what a
+ * client made a server spend, measured outside it. The kernel counts in clock ticks of 10 ms (USER_HZ is 100 on
+ * every Linux architecture), so a measured span should hold many of them.
  */
 final class ProcessCpu {
-    /** {@code getconf CLK_TCK}: 100 on every Linux this runs on (x86-64 and arm64 kernels fix USER_HZ at 100). */
-    private static final long NANOS_PER_TICK = 10_000_000L;
+    static final long TICK_NANOS = 10_000_000L;
 
-    private ProcessCpu() {
+    /** CPU nanoseconds at one moment: the whole process's, and that of its threads whose name starts with a prefix. */
+    record Sample(long totalNanos, long threadsNanos, int threads) {
+        /** The CPU used from {@code earlier} to this sample. */
+        Sample minus(Sample earlier) {
+            return new Sample(totalNanos - earlier.totalNanos, threadsNanos - earlier.threadsNanos, threads);
+        }
     }
 
-    /** User plus system CPU time of process {@code pid} so far, in nanoseconds. */
+    private final long pid;
+    private final String threadPrefix;
+
+    /** @param threadPrefix the start of the names of the threads counted on their own ({@code cairn-verify-}) */
+    ProcessCpu(long pid, String threadPrefix) {
+        this.pid = pid;
+        this.threadPrefix = threadPrefix;
+    }
+
+    /** User plus system CPU time of process {@code pid} so far, all its threads together, in nanoseconds. */
     static long nanos(long pid) {
-        String stat;
         try {
-            stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            return ticks(Files.readString(Path.of("/proc", Long.toString(pid), "stat"))) * TICK_NANOS;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the CPU time of process " + pid, e);
+            throw new UncheckedIOException("cannot read the CPU time of process " + pid + " from /proc", e);
         }
-        // the command name (field 2) is in parentheses and may hold spaces: count fields after its closing one
-        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * NANOS_PER_TICK; // utime, stime: fields 14 and 15
+    }
+
+    /** The CPU time used so far; threads that ended are in the total only. */
+    Sample sample() {
+        Path proc = Path.of("/proc", Long.toString(pid));
+        long threads = 0;
+        int count = 0;
+        try (Stream<Path> tasks = Files.list(proc.resolve("task"))) {
+            for (Path task : tasks.toList()) {
+                try {
+                    if (Files.readString(task.resolve("comm")).startsWith(threadPrefix)) {
+                        threads += ticks(Files.readString(task.resolve("stat")));
+                        count++;
+                    }
+                } catch (IOException e) {
+                    // the thread ended while the list was read: its time is in the process's total
+                }
+            }
+            return new Sample(ticks(Files.readString(proc.resolve("stat"))) * TICK_NANOS, threads * TICK_NANOS, count);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the CPU time of process " + pid + " from /proc", e);
+        }
+    }
+
+    /** utime + stime of a /proc stat line, in ticks (the name in parentheses may hold spaces, so count after it). */
+    private static long ticks(String stat) {
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
     }
 }

@@ -31,4 +31,19 @@ class InvariantsTest {
     void killsUnderLoadLoseNoAcknowledgedBatchAndReplayEqualsLive() throws Exception {
         everyRowHolds("durability", 8, "--trials", "2");
     }
+
+    @Test
+    void passwordGuessingCostsLittleCpuAndDoesNotSlowVerifiedClients() throws Exception {
+        everyRowHolds("authentication", 10, "--attempts", "1000", "--guessers", "48");
+    }
+
+    @Test
+    void aRevokedCredentialIsRefusedEverywhereWithinFiveSecondsAndItsRefusedWritesStoreNothing() throws Exception {
+        everyRowHolds("revocation", 4);
+    }
+
+    @Test
+    void statementsReadMineNeverReceivesAnotherCredentialsStatementOrAttachment() throws Exception {
+        everyRowHolds("read-mine", 8, "--mine-statements", "6");
+    }
 }

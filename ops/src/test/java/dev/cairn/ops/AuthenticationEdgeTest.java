@@ -295,6 +295,38 @@ class AuthenticationEdgeTest {
         clients.shutdown();
     }
 
+    /**
+     * README: a key and secret verified before are never limited, however long their client was idle (confirming
+     * them derives nothing). Guesses from other addresses that fill the verification queue must not refuse or hold
+     * such a client once its recheck is due (the invariant table's "authentication" rows show the same out of
+     * process: 503 auth.busy).
+     */
+    @Test
+    void aCredentialVerifiedBeforeIsConfirmedWhileGuessesFillTheVerificationQueue() throws Exception {
+        start(new CredentialCheck.Limits(1, 1, 100, 1_000, 100));
+        assertEquals(200, get("127.0.0.1", KEY, SECRET).status());
+        hold = new CountDownLatch(1);
+        ExecutorService guessers = Executors.newFixedThreadPool(2);
+        Future<Answer> running = guessers.submit(() -> get("127.0.0.2", OTHER_KEY, "wrong-1-0123456789"));
+        awaitDerivations(2);
+        Future<Answer> waiting = guessers.submit(() -> get("127.0.0.3", OTHER_KEY, "wrong-2-0123456789"));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (check.pending() < 2 && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        later.addAndGet(TimeUnit.MILLISECONDS.toNanos(CredentialAuthenticator.RECHECK_MILLIS)); // idle past it
+        try {
+            Answer back = get("127.0.0.1", KEY, SECRET);
+            assertEquals(200, back.status(), back.body());
+            assertEquals(2, derivations.size(), "confirmed against the store without a derivation");
+        } finally {
+            hold.countDown();
+            assertEquals(401, running.get(30, TimeUnit.SECONDS).status());
+            assertEquals(401, waiting.get(30, TimeUnit.SECONDS).status());
+            guessers.shutdown();
+        }
+    }
+
     @Test
     void credentialsThatCannotBeCheckedGet503AndARememberedOneStillWorks() throws Exception {
         start(CredentialCheck.Limits.defaults());

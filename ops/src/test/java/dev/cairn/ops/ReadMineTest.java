@@ -3,6 +3,7 @@ package dev.cairn.ops;
 import dev.cairn.auth.AdminCredential;
 import static dev.cairn.ops.Statements.COMPLETED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -202,6 +203,37 @@ class ReadMineTest extends LrsOnEachDatabase {
         assertEquals(List.of(late, early, v, r, m, s), ids(lrs.get("/xapi/statements?verb=" + enc(COMPLETED))));
         assertEquals(List.of(late, m, s), ids(getAsMine("?verb=" + enc(COMPLETED))));
         assertEquals(List.of(late, m, s), ids(getAsMine("")));
+    }
+
+    /**
+     * Attachments are stored once by their SHA-2, whoever sent them. A statement of mine that names another
+     * credential's attachment by its sha2 with a fileUrl needs no part, so it is stored; its attachments=true must
+     * not then carry the other credential's bytes (the invariant table's "read-mine" rows show the same out of
+     * process).
+     */
+    @Test
+    void aStatementNamingAnotherCredentialsAttachmentByItsHashDoesNotGetItsBytes() throws Exception {
+        byte[] theirs = "another credential's private note".getBytes(StandardCharsets.UTF_8);
+        String stored = UUID.randomUUID().toString();
+        assertEquals(200, lrs.send(lrs.request("/xapi/statements").header("Content-Type", "multipart/mixed; boundary="
+                + AttachmentApiTest.BOUNDARY).POST(HttpRequest.BodyPublishers.ofByteArray(AttachmentApiTest.multipart(
+                AttachmentApiTest.statement(stored, AttachmentApiTest.attachment("http://example.com/usage",
+                        "text/plain", theirs, null)), new Object[] {"text/plain", AttachmentApiTest.sha256(theirs),
+                        theirs})))).statusCode());
+        String borrowing = UUID.randomUUID().toString();
+        HttpResponse<String> posted = asMine(lrs.request("/xapi/statements").header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(AttachmentApiTest.statement(borrowing,
+                        AttachmentApiTest.attachment("http://example.com/usage", "text/plain", theirs,
+                                "http://example.com/elsewhere")))));
+        if (posted.statusCode() != 200) { // refusing such a statement is a fix too: nothing of theirs can come back
+            assertEquals(4, posted.statusCode() / 100, posted.body());
+            return;
+        }
+        for (String query : List.of("?statementId=" + borrowing + "&attachments=true", "?attachments=true")) {
+            HttpResponse<String> read = getAsMine(query);
+            assertEquals(200, read.statusCode(), read.body());
+            assertFalse(read.body().contains("another credential's private note"), query + ": " + read.body());
+        }
     }
 
     @Test
