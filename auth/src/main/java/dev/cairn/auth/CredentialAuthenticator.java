@@ -149,24 +149,36 @@ public final class CredentialAuthenticator implements Authenticator, AutoCloseab
     }
 
     @Override
-    public Optional<Principal> verify(String key, String secret) {
-        if (!BasicAuthHandler.presentable(secret)) { // whoever asks: such a secret may derive another's hash
-            return Optional.empty();
-        }
+    public Optional<Principal> confirm(String key, String secret) {
         PresentedCredential r = PresentedCredential.of(key, secret);
-        long started = nanoClock.getAsLong();
-        Optional<Credential> found = store.find(key);
         Verified v;
         synchronized (verified) {
             v = verified.get(r);
         }
-        if (v != null && found.isPresent() && same(found.get(), v.stored)) {
+        if (v == null) {
+            return Optional.empty();
+        }
+        long started = nanoClock.getAsLong();
+        Optional<Credential> found = store.find(key);
+        if (found.isPresent() && same(found.get(), v.stored)) {
             v.confirmedAt = started; // this exact secret verified against this exact credential: no derivation
             return Optional.of(v.principal);
         }
-        if (v != null) {
-            forget(r, v);
+        forget(r, v);
+        return Optional.empty();
+    }
+
+    @Override
+    public Optional<Principal> verify(String key, String secret) {
+        if (!BasicAuthHandler.presentable(secret)) { // whoever asks: such a secret may derive another's hash
+            return Optional.empty();
         }
+        Optional<Principal> confirmed = confirm(key, secret);
+        if (confirmed.isPresent()) {
+            return confirmed;
+        }
+        long started = nanoClock.getAsLong();
+        Optional<Credential> found = store.find(key);
         byte[] salt = found.map(Credential::salt).orElse(DUMMY_SALT);
         int iterations = found.map(Credential::iterations).orElse(ITERATIONS);
         byte[] derived = derivation.derive(secret, salt, iterations);
@@ -177,7 +189,7 @@ public final class CredentialAuthenticator implements Authenticator, AutoCloseab
         Actor authority = StatementParser.parseActor(c.authority(), XapiVersion.V2_0_0, "credential " + key);
         Principal p = new Principal(key, c.scopes(), c.authority(), FilterKey.authorityKey(authority));
         synchronized (verified) {
-            verified.put(r, new Verified(c, p, started));
+            verified.put(PresentedCredential.of(key, secret), new Verified(c, p, started));
         }
         return Optional.of(p);
     }

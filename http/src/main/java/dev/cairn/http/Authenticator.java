@@ -22,6 +22,14 @@ public interface Authenticator {
     boolean verifiedBefore(String key, String secret);
 
     /**
+     * Confirms a key and secret that verified before ({@link #verifiedBefore}) against the credential as stored now,
+     * without a key derivation: its principal when the stored credential is unchanged, empty when it is not (revoked,
+     * or created again), or when nothing is remembered for them. Blocking (it reads the store): never called on an I/O
+     * thread.
+     */
+    Optional<Principal> confirm(String key, String secret);
+
+    /**
      * Verifies the secret against the credential as stored now. Slow (a key derivation, which costs the same for a
      * key that does not exist) and blocking: never called on an I/O thread.
      */

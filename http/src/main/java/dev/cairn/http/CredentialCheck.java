@@ -7,6 +7,8 @@ import java.net.InetAddress;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -22,13 +24,15 @@ import java.util.function.LongSupplier;
  * <ul>
  *   <li>failed verifications per client address and per key take tokens from their buckets; while either bucket
  *       is empty, the request gets 429 with Retry-After (only failures count, so legitimate clients starting
- *       together are not refused), unless its key and secret verified before ({@link Authenticator#verifiedBefore}):
- *       confirming those derives nothing, so a client that knows only a key cannot lock out its owner;</li>
+ *       together are not refused);</li>
  *   <li>at most {@link Limits#queue} verifications wait for a thread (503 with Retry-After past that), which also
  *       bounds the failures a client can have running before its bucket shows them.</li>
  * </ul>
- * Requests that present the same key and secret while it is being verified wait for that one verification, so
- * clients that start together with one credential cost one key derivation and are not refused.
+ * A key and secret that verified before ({@link Authenticator#verifiedBefore}) are confirmed against the store on a
+ * thread of their own, outside both bounds: confirming them derives nothing, so neither a client that knows only the
+ * key nor guesses that fill the verification threads can refuse or slow their owner. Requests that present the same
+ * key and secret while it is being verified or confirmed wait for that one check, so clients that start together with
+ * one credential cost one key derivation and are not refused.
  */
 public final class CredentialCheck implements AutoCloseable {
     /** What happens once the credentials are decided: {@code principal} is null when they are not valid. */
@@ -59,6 +63,12 @@ public final class CredentialCheck implements AutoCloseable {
     private final ThreadPoolExecutor verifiers;
     private final AtomicInteger pending = new AtomicInteger();
     private final Map<PresentedCredential, CompletableFuture<Principal>> inflight = new ConcurrentHashMap<>();
+    /**
+     * Confirms credentials verified before (a read of the store each): at most one per key and secret at a time, and
+     * only their holders can ask for one, so the work is bounded by the verifications remembered.
+     */
+    private final ExecutorService confirmer;
+    private final Map<PresentedCredential, CompletableFuture<Principal>> confirming = new ConcurrentHashMap<>();
 
 
     public CredentialCheck(Authenticator authenticator, Limits limits, LongSupplier nanoClock) {
@@ -76,6 +86,11 @@ public final class CredentialCheck implements AutoCloseable {
                     t.setDaemon(true);
                     return t;
                 });
+        this.confirmer = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "cairn-credential-confirm");
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /** Decides {@code key} and {@code secret}, then runs {@code then} on the exchange's I/O thread. */
@@ -85,11 +100,29 @@ public final class CredentialCheck implements AutoCloseable {
             then.accept(exchange, remembered);
             return;
         }
+        if (authenticator.verifiedBefore(key, secret)) {
+            // Confirming it reads the stored credential and derives nothing: it neither waits for the derivations
+            // nor counts against their bound, so guesses for other keys cannot refuse or slow its owner.
+            CompletableFuture<Principal> confirmation = confirming.computeIfAbsent(PresentedCredential.of(key, secret),
+                    attempt -> confirm(attempt, secret));
+            continueWhen(exchange, confirmation, (ex, principal) -> {
+                if (principal != null) {
+                    then.accept(ex, principal);
+                } else { // revoked, or created again: verify as any other credential is
+                    derive(ex, key, secret, then);
+                }
+            });
+            return;
+        }
+        derive(exchange, key, secret, then);
+    }
+
+    /** Decides by a key derivation on a verification thread, within the limits on failures and on waiting work. */
+    private void derive(HttpServerExchange exchange, String key, String secret, Then then) {
         InetAddress client = exchange.getSourceAddress().getAddress();
         long now = nanoClock.getAsLong();
         long wait = Math.max(clients.waitFor(client, now), keys.waitFor(key, now));
-        // A secret verified before costs no derivation to confirm: others' failures for its key must not lock it out.
-        if (wait > 0 && !authenticator.verifiedBefore(key, secret)) {
+        if (wait > 0) {
             refuse(exchange, 429, "auth.throttled", "too many failed verifications from this address or for this key",
                     TimeUnit.NANOSECONDS.toSeconds(wait - 1) + 1);
             return;
@@ -106,8 +139,11 @@ public final class CredentialCheck implements AutoCloseable {
             }
             verifyLater(attempt, secret, client, verification);
         }
-        // The exchange waits (dispatched, on no thread) until the verification it leads or joins is decided.
-        CompletableFuture<Principal> decided = running != null ? running : verification;
+        continueWhen(exchange, running != null ? running : verification, then);
+    }
+
+    /** The exchange waits (dispatched, on no thread) until {@code decided}, then goes on on its I/O thread. */
+    private static void continueWhen(HttpServerExchange exchange, CompletableFuture<Principal> decided, Then then) {
         exchange.dispatch(SameThreadExecutor.INSTANCE, () -> decided.whenComplete((principal, error) ->
                 exchange.dispatch(exchange.getIoThread(), ex -> {
                     if (error != null) { // the store's text (its URL, its driver) is not the client's business
@@ -120,6 +156,26 @@ public final class CredentialCheck implements AutoCloseable {
                         ErrorPolicy.fail(ex, e);
                     }
                 })));
+    }
+
+    /** Confirms a verification made before, on the confirming thread; requests meanwhile share its outcome. */
+    private CompletableFuture<Principal> confirm(PresentedCredential attempt, String secret) {
+        CompletableFuture<Principal> outcome = new CompletableFuture<>();
+        try {
+            confirmer.execute(() -> {
+                try {
+                    outcome.complete(authenticator.confirm(attempt.key(), secret).orElse(null));
+                } catch (RuntimeException e) {
+                    outcome.completeExceptionally(e);
+                } finally {
+                    confirming.remove(attempt, outcome);
+                }
+            });
+        } catch (RejectedExecutionException e) { // closing
+            outcome.completeExceptionally(e);
+            confirming.remove(attempt, outcome);
+        }
+        return outcome;
     }
 
     /** Verifies on a verification thread; requests with the same key and secret meanwhile wait for its outcome. */
@@ -168,5 +224,6 @@ public final class CredentialCheck implements AutoCloseable {
     @Override
     public void close() {
         verifiers.shutdownNow();
+        confirmer.shutdownNow();
     }
 }

@@ -1,6 +1,7 @@
 package dev.cairn.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -164,6 +165,29 @@ class AttachmentApiTest extends LrsOnEachDatabase {
         String att = attachment("http://example.com/usage", "text/plain", text, "http://example.com/file.txt");
         assertEquals(200, lrs.post(statement(UUID.randomUUID().toString(), att)).statusCode());
         assertEquals(200, postMultipart(multipart(statement(UUID.randomUUID().toString(), att))).statusCode());
+    }
+
+    /**
+     * Contents are stored once by their SHA-2, but a statement returns only those its own request carried: one that
+     * names a stored content by its hash with a fileUrl (which needs no part) does not fetch another request's bytes.
+     */
+    @Test
+    void aStatementThatNamesAStoredContentWithOnlyAFileUrlIsReturnedWithoutIt() throws Exception {
+        byte[] text = "sent with the first statement only".getBytes(StandardCharsets.UTF_8);
+        String carrier = UUID.randomUUID().toString();
+        assertEquals(200, postMultipart(multipart(statement(carrier, attachment("http://example.com/usage",
+                "text/plain", text, null)), new Object[] {"text/plain", sha256(text), text})).statusCode());
+        String namer = UUID.randomUUID().toString();
+        assertEquals(200, lrs.post(statement(namer, attachment("http://example.com/usage", "text/plain", text,
+                "http://example.com/file.txt"))).statusCode());
+
+        HttpResponse<String> named = lrs.get("/xapi/statements?statementId=" + namer + "&attachments=true");
+        assertEquals(200, named.statusCode(), named.body());
+        assertFalse(named.body().contains("sent with the first statement only"), named.body());
+        HttpResponse<String> carried = lrs.get("/xapi/statements?statementId=" + carrier + "&attachments=true");
+        assertTrue(carried.body().contains("sent with the first statement only"), carried.body());
+        HttpResponse<String> page = lrs.get("/xapi/statements?attachments=true");
+        assertEquals(2, page.body().split("sent with the first statement only", -1).length, "one part, the carrier's");
     }
 
     @Test

@@ -5,11 +5,13 @@ import dev.cairn.log.LogEntry;
 import dev.cairn.log.StatementsStored;
 import dev.cairn.log.StoredStatement;
 import dev.cairn.store.ProjectedStatement;
+import dev.cairn.xapi.Attachment;
 import dev.cairn.xapi.FilterKeys;
 import dev.cairn.xapi.Statement;
 import dev.cairn.xapi.StatementParser;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * A log entry with the projector's CPU work done, none of which needs the database: each statement parsed, its
@@ -25,9 +27,10 @@ record PreparedEntry(LogEntry entry, List<Prepared> statements) {
      *
      * @param definitions and {@code names} leave out repeats, and are empty when its credential lacked the define
      *                    scope
+     * @param carried     the SHA-2 hashes (lowercase) of its attachments whose content its request carried
      */
     record Prepared(ProjectedStatement projected, List<ActivityDefinitions.Defined> definitions,
-                    List<AgentNames.Named> names) {
+                    List<AgentNames.Named> names, List<String> carried) {
     }
 
     /** Prepares {@code entry}, which follows the last entry {@code repeats} saw (or is the first it sees). */
@@ -48,11 +51,27 @@ record PreparedEntry(LogEntry entry, List<Prepared> statements) {
             }
             ProjectedStatement p = new ProjectedStatement(s.id(), s.storedMillis(), s.json(), FilterKeys.of(statement),
                     statement.isVoiding());
+            List<String> carried = carried(statement, event);
             // Without the define scope only the ids of activities and agents are kept (Communication 4.2).
             out.add(event.defines() ? new Prepared(p, repeats.newDefinitions(ActivityDefinitions.of(statement)),
-                    repeats.newNames(AgentNames.of(statement))) : new Prepared(p, List.of(), List.of()));
+                    repeats.newNames(AgentNames.of(statement)), carried) : new Prepared(p, List.of(), List.of(), carried));
         }
         return new PreparedEntry(entry, out);
+    }
+
+    /** The hashes of {@code statement}'s attachments (its SubStatement's too) whose content the request carried. */
+    private static List<String> carried(Statement statement, StatementsStored event) {
+        if (event.attachments().isEmpty()) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>(1);
+        for (Attachment a : statement.allAttachments()) {
+            String sha2 = a.sha2().toLowerCase(Locale.ROOT); // contents are stored by the hash in lowercase
+            if (!out.contains(sha2) && event.attachments().stream().anyMatch(c -> c.sha2().equals(sha2))) {
+                out.add(sha2);
+            }
+        }
+        return out;
     }
 
     /** How many statements (or documents) this entry changes. */

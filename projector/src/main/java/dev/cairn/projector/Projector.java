@@ -257,6 +257,9 @@ public final class Projector implements AutoCloseable {
             for (AgentNames.Named n : p.names()) {
                 writer.addAgentName(n.ifiKey(), n.name());
             }
+            for (String sha2 : p.carried()) {
+                writer.carriedAttachment(p.projected().id(), sha2);
+            }
         }
         for (AttachmentContent a : stored.attachments()) {
             writer.putAttachment(a.sha2(), a.contentType(), a.content());

@@ -10,6 +10,7 @@ import dev.cairn.store.StatementReader;
 import dev.cairn.store.StoredJson;
 import dev.cairn.xapi.Attachment;
 import dev.cairn.xapi.FilterKey;
+import dev.cairn.xapi.Statement;
 import dev.cairn.xapi.StatementParser;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
@@ -22,6 +23,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -168,15 +170,25 @@ public final class StatementQueryHandler implements HttpHandler {
         MultipartResponse.send(exchange, json, reader.attachments(distinct(attachmentHashes(statements))));
     }
 
-    /** The SHA-2 of each statement's attachments, lowercase as they are stored. */
-    private static List<List<String>> attachmentHashes(List<byte[]> statements) {
+    /**
+     * The SHA-2 of each statement's attachments whose content its own request carried (lowercase, as stored): a
+     * statement that names a content by its hash with only a fileUrl does not fetch what another request sent.
+     */
+    private List<List<String>> attachmentHashes(List<byte[]> statements) {
         List<List<String>> out = new ArrayList<>(statements.size());
+        List<String> ids = new ArrayList<>(statements.size());
         for (byte[] s : statements) {
+            Statement statement = StatementParser.parseStored(s).statement();
             List<String> hashes = new ArrayList<>(0);
-            for (Attachment a : StatementParser.parseStored(s).statement().allAttachments()) {
-                hashes.add(a.sha2().toLowerCase(Locale.ROOT)); // stored by the hash in lowercase
+            for (Attachment a : statement.allAttachments()) {
+                hashes.add(a.sha2().toLowerCase(Locale.ROOT));
             }
             out.add(hashes);
+            ids.add(hashes.isEmpty() ? null : statement.id().toString());
+        }
+        Map<String, Set<String>> carried = reader.carriedAttachments(ids.stream().filter(Objects::nonNull).toList());
+        for (int i = 0; i < out.size(); i++) {
+            out.get(i).retainAll(ids.get(i) == null ? Set.of() : carried.getOrDefault(ids.get(i), Set.of()));
         }
         return out;
     }

@@ -13,6 +13,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
+import java.util.List;
 
 /**
  * The projection database: created and migrated on open. Readers borrow connections from a pool; the projector
@@ -26,6 +27,12 @@ public final class Database implements AutoCloseable {
     private static final long KEEPALIVE_MILLIS = 30_000;
     /** Reading connections when the caller names no number: what tools and tests need. */
     public static final int DEFAULT_READERS = 8;
+    /**
+     * Every table the projector writes, which a replay rebuilds from the log and a checksum compares; the others
+     * (credential, schema_version) are not derived from the log.
+     */
+    public static final List<String> PROJECTED_TABLES = List.of("statement", "filter_key", "statement_match",
+            "statement_ref", "document", "activity", "agent_name", "attachment", "statement_attachment", "watermark");
 
     private final String url;
     private final Dialect dialect;

@@ -14,9 +14,6 @@ import java.util.List;
 final class PostgresReplayTarget extends ReplayTarget {
     /** The schema a PostgreSQL replay builds in. */
     static final String SCHEMA = "cairn_replay";
-    /** Every table the projector writes (the others, credential and schema_version, are not rebuilt from the log). */
-    static final List<String> PROJECTED = List.of("statement", "filter_key", "statement_match", "statement_ref",
-            "document", "activity", "agent_name", "attachment", "watermark");
 
     private final String liveUrl;
 
@@ -43,7 +40,7 @@ final class PostgresReplayTarget extends ReplayTarget {
                 rs.next();
                 schema = rs.getString(1);
             }
-            for (String table : PROJECTED) {
+            for (String table : Database.PROJECTED_TABLES) {
                 s.execute("DROP TABLE IF EXISTS " + schema + "." + table);
                 s.execute("ALTER TABLE " + SCHEMA + "." + table + " SET SCHEMA " + schema);
             }

@@ -15,8 +15,6 @@ import java.util.Map;
  * hold the same projection. Used to prove that a replay rebuilds exactly what live projection built.
  */
 public final class ProjectionChecksum {
-    private static final String[] TABLES = {"statement", "filter_key", "statement_match", "statement_ref", "document",
-            "activity", "agent_name", "attachment", "watermark"};
 
     private ProjectionChecksum() {
     }
@@ -24,7 +22,7 @@ public final class ProjectionChecksum {
     public static Map<String, String> of(Database db) {
         Map<String, String> out = new LinkedHashMap<>();
         try (Connection c = db.reader()) {
-            for (String table : TABLES) {
+            for (String table : Database.PROJECTED_TABLES) {
                 out.put(table, table(c, db.sql("checksum_" + table)));
             }
         } catch (SQLException e) {

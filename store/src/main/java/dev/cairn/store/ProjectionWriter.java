@@ -4,6 +4,7 @@ import dev.cairn.xapi.ActivityDefinition;
 import dev.cairn.xapi.DocumentKey;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.UUID;
 
 /**
  * The projector's side of the store: adds statements, documents and what statements define inside a transaction,
@@ -119,6 +120,19 @@ public final class ProjectionWriter implements AutoCloseable {
             resources.putAttachment(sha2, contentType, content);
         } catch (SQLException e) {
             throw new StoreException("cannot store attachment " + sha2 + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Records that statement {@code id}'s own request carried the content of {@code sha2}: a GET with attachments
+     * returns a statement with the contents its request carried and no other, whatever hashes its JSON names.
+     */
+    public void carriedAttachment(UUID id, String sha2) {
+        try {
+            claim();
+            resources.carried(id, sha2);
+        } catch (SQLException e) {
+            throw new StoreException("cannot record attachment " + sha2 + " of statement " + id + ": " + e.getMessage(), e);
         }
     }
 

@@ -12,6 +12,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.UUID;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
@@ -33,6 +34,7 @@ final class ResourceWriter {
     private PreparedStatement putActivityDefinition;
     private PreparedStatement addAgentName;
     private PreparedStatement putAttachment;
+    private PreparedStatement putStatementAttachment;
 
     ResourceWriter(Database db) {
         this.db = db;
@@ -47,6 +49,7 @@ final class ResourceWriter {
         putActivityDefinition = c.prepareStatement(db.sql("put_activity_definition"));
         addAgentName = c.prepareStatement(db.sql("add_agent_name"));
         putAttachment = c.prepareStatement(db.sql("put_attachment"));
+        putStatementAttachment = c.prepareStatement(db.sql("put_statement_attachment"));
     }
 
     void putDocument(DocumentKey key, StoredDocument doc) throws SQLException {
@@ -128,6 +131,13 @@ final class ResourceWriter {
         addAgentName.setString(1, agentKey);
         addAgentName.setString(2, name);
         addAgentName.executeUpdate();
+    }
+
+    /** Records that statement {@code id}'s own request carried the content of {@code sha2}. */
+    void carried(UUID id, String sha2) throws SQLException {
+        putStatementAttachment.setString(1, id.toString());
+        putStatementAttachment.setString(2, sha2);
+        putStatementAttachment.executeUpdate();
     }
 
     /** Stores an attachment's content under its SHA-2; content already stored under that hash is kept. */

@@ -8,9 +8,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -57,6 +59,18 @@ public final class StatementReader {
         }
     }
 
+    /** The attachment contents (SHA-2 hashes) each of these statements' own request carried, by statement id. */
+    public Map<String, Set<String>> carriedAttachments(Collection<String> statementIds) {
+        Map<String, Set<String>> out = new HashMap<>();
+        try {
+            byHashes("carried_attachments", statementIds,
+                    rs -> out.computeIfAbsent(rs.getString(1), id -> new HashSet<>()).add(rs.getString(2)));
+            return out;
+        } catch (SQLException e) {
+            throw new StoreException("cannot read which attachments statements carried: " + e.getMessage(), e);
+        }
+    }
+
     /** The size in bytes of each stored attachment of these SHA-2 hashes; hashes with no stored content are left out. */
     public Map<String, Long> attachmentSizes(Collection<String> sha2s) {
         Map<String, Long> out = new HashMap<>();
@@ -73,8 +87,8 @@ public final class StatementReader {
     }
 
     /**
-     * Runs the named SQL, whose {@code (?)} list takes SHA-2 hashes, for every row of {@code sha2s}: a page's
-     * statements can name more attachments than one list may hold, so they are sent in lists of at most
+     * Runs the named SQL, whose {@code (?)} list takes SHA-2 hashes (or statement ids), for every row of {@code sha2s}:
+     * a page's statements can name more attachments than one list may hold, so they are sent in lists of at most
      * {@link Database#MAX_IN_LIST}.
      */
     private void byHashes(String sql, Collection<String> sha2s, Row each) throws SQLException {

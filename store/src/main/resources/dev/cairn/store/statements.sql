@@ -127,6 +127,9 @@ SELECT id, definition FROM activity ORDER BY id
 -- name: checksum_attachment
 SELECT sha2, content_type, content FROM attachment ORDER BY sha2
 
+-- name: checksum_statement_attachment
+SELECT statement_id, sha2 FROM statement_attachment ORDER BY statement_id, sha2
+
 -- name: checksum_agent_name
 SELECT agent, name FROM agent_name ORDER BY agent, name
 
@@ -169,6 +172,14 @@ SELECT name FROM agent_name WHERE agent = ? ORDER BY name
 -- name: put_attachment
 -- Attachments are named by the SHA-2 of their content, so a second copy changes nothing.
 INSERT INTO attachment (sha2, content_type, content) VALUES (?, ?, ?) ON CONFLICT (sha2) DO NOTHING
+
+-- name: put_statement_attachment
+-- A content the statement's own request carried (a part matching one of its attachments' sha2).
+INSERT INTO statement_attachment (statement_id, sha2) VALUES (?, ?) ON CONFLICT (statement_id, sha2) DO NOTHING
+
+-- name: carried_attachments
+-- The contents each statement's own request carried; '(?)' is expanded to one marker per statement id.
+SELECT statement_id, sha2 FROM statement_attachment WHERE statement_id IN (?)
 
 -- name: attachments_by_sha2
 -- '(?)' is expanded to one marker per hash (Database.sqlIn).

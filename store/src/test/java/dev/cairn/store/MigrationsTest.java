@@ -164,6 +164,55 @@ class MigrationsTest {
         }
     }
 
+    /**
+     * Version 6 returned, with attachments=true, every stored content a statement's JSON names; version 7 returns the
+     * contents each statement's own request carried, and makes those rows for the statements stored before as
+     * version 6 read them: contents stored under a hash the statement (or its SubStatement) names, in lowercase.
+     */
+    @ParameterizedTest
+    @MethodSource("dev.cairn.store.TestDatabase#dialects")
+    void aVersion6DatabaseRecordsTheAttachmentsItsStatementsNamedWithStoredContent(String dialect) throws Exception {
+        UUID named = UUID.randomUUID();
+        UUID sub = UUID.randomUUID();
+        UUID none = UUID.randomUUID();
+        String stored = "a".repeat(64);
+        String missing = "b".repeat(64);
+        String[] json = {
+            "{\"id\":\"" + named + "\",\"attachments\":[{\"sha2\":\"" + stored.toUpperCase(java.util.Locale.ROOT)
+                    + "\"},{\"sha2\":\"" + missing + "\"}]}",
+            "{\"id\":\"" + sub + "\",\"object\":{\"objectType\":\"SubStatement\",\"attachments\":[{\"sha2\":\""
+                    + stored + "\"}]}}",
+            "{\"id\":\"" + none + "\",\"object\":{\"id\":\"http://example.com/attachments\"}}"};
+        UUID[] ids = {named, sub, none};
+        try (TestDatabase t = TestDatabase.create(dialect, dir)) {
+            try (Connection c = DriverManager.getConnection(t.url()); Statement st = c.createStatement()) {
+                migrateTo(6, t.url(), st);
+                try (PreparedStatement ps = c.prepareStatement("INSERT INTO statement (seq, id, stored_ms, json, keys)"
+                        + " VALUES (?, ?, 7, ?, ?)")) {
+                    for (int i = 0; i < ids.length; i++) {
+                        ps.setLong(1, i + 1);
+                        ps.setString(2, ids[i].toString());
+                        ps.setBytes(3, json[i].getBytes(StandardCharsets.UTF_8));
+                        ps.setBytes(4, new byte[0]);
+                        ps.executeUpdate();
+                    }
+                }
+                try (PreparedStatement ps = c.prepareStatement("INSERT INTO attachment (sha2, content_type, content)"
+                        + " VALUES (?, 'text/plain', ?)")) {
+                    ps.setString(1, stored);
+                    ps.setBytes(2, new byte[] {1});
+                    ps.executeUpdate();
+                }
+            }
+            try (Database db = Database.open(t.url())) {
+                Map<String, java.util.Set<String>> carried = new StatementReader(db).carriedAttachments(
+                        List.of(named.toString(), sub.toString(), none.toString()));
+                assertEquals(Map.of(named.toString(), java.util.Set.of(stored), sub.toString(), java.util.Set.of(stored)),
+                        carried);
+            }
+        }
+    }
+
     private static List<String> idsOf(Database db, FilterKey key) throws Exception {
         List<String> out = new ArrayList<>();
         for (String json : page(db, key, false)) {
@@ -178,8 +227,12 @@ class MigrationsTest {
                 .map(b -> new String(b, StandardCharsets.UTF_8)).toList();
     }
 
-    /** Creates the schema of {@code version} as that Cairn left it, its schema_version rows included. */
+    /**
+     * Creates the schema of {@code version} as that Cairn left it, its schema_version rows included, in one
+     * transaction as {@link Migrations} runs them (a migration's temporary tables live until its commit).
+     */
     private static void migrateTo(int version, String url, Statement s) throws SQLException {
+        s.getConnection().setAutoCommit(false);
         for (Map.Entry<String, String> m : Dialect.of(url).migrations().all().entrySet()) {
             int v = Integer.parseInt(m.getKey());
             if (v > version) {
@@ -193,5 +246,7 @@ class MigrationsTest {
         for (int v = 1; v <= version; v++) {
             s.execute("INSERT INTO schema_version (version) VALUES (" + v + ")");
         }
+        s.getConnection().commit();
+        s.getConnection().setAutoCommit(true);
     }
 }

@@ -9,7 +9,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The definitions statements give an activity merge key by key into the stored one. */
+/**
+ * The definitions statements give an activity merge key by key into the stored one; a statement's attachments are
+ * read back as the contents its own request carried.
+ */
 class ResourceWriterTest {
     private static final String ACTIVITY = "http://example.com/activities/a";
 
@@ -68,6 +71,25 @@ class ResourceWriterTest {
             define(writer, "{\"name\":{\"fr-FR\":\"Examen\"}}");
             writer.commit(1);
             assertEquals("{\"name\":{\"en-US\":\"Quiz\",\"fr-FR\":\"Examen\"}}", stored(db));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.cairn.store.TestDatabase#dialects")
+    void aStatementCarriesTheContentsItsRequestSentAndARepeatChangesNothing(String dialect) {
+        java.util.UUID carrier = java.util.UUID.randomUUID();
+        java.util.UUID namer = java.util.UUID.randomUUID();
+        String sha2 = "c".repeat(64);
+        try (TestDatabase t = TestDatabase.create(dialect, dir); Database db = Database.open(t.url());
+             ProjectionWriter writer = new ProjectionWriter(db)) {
+            writer.putAttachment(sha2, "text/plain", new byte[] {1, 2});
+            writer.carriedAttachment(carrier, sha2);
+            writer.carriedAttachment(carrier, sha2);
+            writer.commit(0);
+            StatementReader reader = new StatementReader(db);
+            assertEquals(java.util.Map.of(carrier.toString(), java.util.Set.of(sha2)),
+                    reader.carriedAttachments(java.util.List.of(carrier.toString(), namer.toString())));
+            assertEquals(java.util.Map.of(), reader.carriedAttachments(java.util.List.of()));
         }
     }
 }

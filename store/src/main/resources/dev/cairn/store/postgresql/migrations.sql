@@ -129,3 +129,24 @@ FROM (SELECT o.entry, o.block, bit_or(1::bigint << (a.seq & 63)::int) AS clear
       WHERE o.entry IN (SELECT id * 2 FROM filter_key WHERE kind = 4) GROUP BY o.entry, o.block) x
 WHERE m.entry = x.entry AND m.block = x.block;
 DELETE FROM statement_match WHERE bits = 0 AND block IN (SELECT block FROM referrer_authority)
+
+-- name: 7
+-- Which attachment contents each statement's own request carried. Contents are stored once by their SHA-2, and a
+-- statement may name one with a fileUrl and no part, so until this version a statement naming another credential's
+-- content by its hash returned that content with attachments=true (to a statements/read/mine credential too). A
+-- statement now returns the contents its request carried and no other. Rows for the statements stored before are
+-- made here as before: each content stored under a hash its JSON names ('cairn replay' makes them exactly).
+CREATE TABLE statement_attachment (
+    statement_id TEXT NOT NULL,
+    sha2         TEXT NOT NULL,
+    PRIMARY KEY (statement_id, sha2)
+);
+INSERT INTO statement_attachment (statement_id, sha2)
+SELECT DISTINCT s.id, lower(a ->> 'sha2')
+FROM (SELECT id, json FROM statement WHERE EXISTS (SELECT 1 FROM attachment)
+        AND position('"attachments"'::bytea IN json) > 0) s,
+    LATERAL (SELECT convert_from(s.json, 'UTF8')::jsonb AS j) x,
+    LATERAL jsonb_array_elements(coalesce(x.j -> 'attachments', '[]'::jsonb)
+        || coalesce(x.j #> '{object,attachments}', '[]'::jsonb)) a
+WHERE lower(a ->> 'sha2') IN (SELECT sha2 FROM attachment)
+ON CONFLICT DO NOTHING

@@ -127,3 +127,23 @@ UPDATE statement_match SET bits = bits & ~coalesce((SELECT sum(1 << (a.seq & 63)
 WHERE entry IN (SELECT id * 2 FROM filter_key WHERE kind = 4) AND block IN (SELECT block FROM referrer_authority);
 DELETE FROM statement_match WHERE bits = 0 AND block IN (SELECT block FROM referrer_authority);
 DROP TABLE referrer_authority
+
+-- name: 7
+-- Which attachment contents each statement's own request carried. Contents are stored once by their SHA-2, and a
+-- statement may name one with a fileUrl and no part, so until this version a statement naming another credential's
+-- content by its hash returned that content with attachments=true (to a statements/read/mine credential too). A
+-- statement now returns the contents its request carried and no other. Rows for the statements stored before are
+-- made here as before: each content stored under a hash its JSON names ('cairn replay' makes them exactly).
+CREATE TABLE statement_attachment (
+    statement_id TEXT NOT NULL,
+    sha2         TEXT NOT NULL,
+    PRIMARY KEY (statement_id, sha2)
+) WITHOUT ROWID;
+INSERT OR IGNORE INTO statement_attachment (statement_id, sha2)
+SELECT s.id, lower(json_extract(a.value, '$.sha2'))
+FROM statement s, json_each(CAST(s.json AS TEXT), '$.attachments') a
+WHERE EXISTS (SELECT 1 FROM attachment) AND instr(s.json, CAST('"attachments"' AS BLOB)) > 0 AND lower(json_extract(a.value, '$.sha2')) IN (SELECT sha2 FROM attachment);
+INSERT OR IGNORE INTO statement_attachment (statement_id, sha2)
+SELECT s.id, lower(json_extract(a.value, '$.sha2'))
+FROM statement s, json_each(CAST(s.json AS TEXT), '$.object.attachments') a
+WHERE EXISTS (SELECT 1 FROM attachment) AND instr(s.json, CAST('"attachments"' AS BLOB)) > 0 AND lower(json_extract(a.value, '$.sha2')) IN (SELECT sha2 FROM attachment)

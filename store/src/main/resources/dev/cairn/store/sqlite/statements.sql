@@ -9,6 +9,7 @@ DELETE FROM document;
 DELETE FROM activity;
 DELETE FROM agent_name;
 DELETE FROM attachment;
+DELETE FROM statement_attachment;
 UPDATE watermark SET log_index = -1, stored_ms = 0, seq = 0 WHERE id = 1
 
 
