@@ -16,9 +16,12 @@ import java.util.stream.Stream;
  *
  * <pre>
  * java @jvm.options -cp bench/target/benchmarks.jar dev.cairn.bench.Invariants [--dialects sqlite,postgresql]
- *     [--checks concurrency,durability] [--clients 40] [--increments 10] [--racers 16] [--trials 20] [--seed 19]
+ *     [--checks concurrency,durability,full-disk,database-restart,mixed-rebuild] [--clients 40] [--increments 10]
+ *     [--racers 16] [--trials 20] [--rounds 20] [--seed 19]
  * </pre>
- * PostgreSQL databases are made and dropped on the server {@code CAIRN_BENCH_POSTGRES} names (default: the local one).
+ * PostgreSQL databases are made and dropped on the server {@code CAIRN_BENCH_POSTGRES} names (default: the local one),
+ * except for the database-restart check, which starts a PostgreSQL server of its own. The full-disk check mounts a
+ * tmpfs, so it runs as root.
  */
 public final class Invariants {
     static final String CREDENTIAL = "invariants:invariants-secret-1";
@@ -29,6 +32,9 @@ public final class Invariants {
     static {
         CHECKS.put("concurrency", ConcurrentWrites::check);
         CHECKS.put("durability", DurabilityTrials::check);
+        CHECKS.put("full-disk", FullDiskTrials::check);
+        CHECKS.put("database-restart", DatabaseRestartTrials::check);
+        CHECKS.put("mixed-rebuild", MixedRebuild::check);
     }
 
     private Invariants() {
@@ -42,7 +48,7 @@ public final class Invariants {
     /** Runs every check named on every dialect named and prints the table; returns its rows. */
     static List<InvariantRow> run(String[] args, PrintStream out) throws Exception {
         Options o = Options.parse(args, "dialects", "sqlite,postgresql", "checks", String.join(",", CHECKS.keySet()),
-                "clients", "40", "increments", "10", "racers", "16", "trials", "20", "seed", "19");
+                "clients", "40", "increments", "10", "racers", "16", "trials", "20", "rounds", "20", "seed", "19");
         for (String check : o.list("checks")) {
             if (!CHECKS.containsKey(check)) {
                 throw new IllegalArgumentException("--checks: no check '" + check + "'; there are " + CHECKS.keySet());

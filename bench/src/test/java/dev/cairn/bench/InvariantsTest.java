@@ -31,4 +31,20 @@ class InvariantsTest {
     void killsUnderLoadLoseNoAcknowledgedBatchAndReplayEqualsLive() throws Exception {
         everyRowHolds("durability", 8, "--trials", "2");
     }
+
+    @Test
+    void aFullDiskUnderLoadGets507UntilSpaceIsFreedAndLosesNothing() throws Exception {
+        everyRowHolds("full-disk", 10, "--trials", "1");
+    }
+
+    /** PostgreSQL only: SQLite has no database server to restart, and gives no rows. */
+    @Test
+    void databaseRestartsUnderLoadLoseNothingAndCairnRecoversByItself() throws Exception {
+        everyRowHolds("database-restart", 5, "--trials", "1");
+    }
+
+    @Test
+    void replayAfterAMixedLoadEqualsTheLiveTablesAndAnswersTheSameReads() throws Exception {
+        everyRowHolds("mixed-rebuild", 6, "--rounds", "4");
+    }
 }
