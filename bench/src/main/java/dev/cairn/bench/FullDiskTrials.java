@@ -20,9 +20,6 @@ import java.util.SplittableRandom;
  */
 final class FullDiskTrials {
     private static final int WRITERS = 4;
-    /** Small, so that filling it takes a fraction of a second; room for a second SQLite database during the replay. */
-    private static final int MEGABYTES = 256;
-    private static final long RESERVE = 16L << 20;
     private static final long LOAD_MILLIS = 1_000;
     private static final long HOLD_MILLIS = 2_000;
     private static final long RESUME_MILLIS = 30_000;
@@ -32,22 +29,37 @@ final class FullDiskTrials {
      */
     private static final long GRACE_NANOS = 100_000_000;
 
+    /**
+     * The tmpfs and the disk-reserve, as the README sizes the reserve: above what the projector still writes on the
+     * disk once the log stops growing. With SQLite that includes its write-ahead log, which grows up to 256 MB
+     * between checkpoints; with PostgreSQL only the log is on this disk. The tmpfs is as small as that allows, so
+     * that a fill is quick.
+     */
+    private record Sizing(int megabytes, long reserve) {
+        static Sizing of(String dialect) {
+            return dialect.equals("sqlite") ? new Sizing(768, 320L << 20) : new Sizing(256, 16L << 20);
+        }
+    }
+
     private final SmallFilesystem fs;
+    private final Sizing sizing;
     private final String db;
     private final String dialect;
     private final String authorization = DurabilityTrials.basic(Invariants.CREDENTIAL);
 
-    private FullDiskTrials(SmallFilesystem fs, String db, String dialect) {
+    private FullDiskTrials(SmallFilesystem fs, Sizing sizing, String db, String dialect) {
         this.fs = fs;
+        this.sizing = sizing;
         this.db = db;
         this.dialect = dialect;
     }
 
     /** {@code --trials} fills of the data directory's filesystem under load. */
     static List<InvariantRow> check(String dialect, Path dir, Options o) throws Exception {
-        try (SmallFilesystem fs = SmallFilesystem.mount(dir.resolve("data"), MEGABYTES);
+        Sizing sizing = Sizing.of(dialect);
+        try (SmallFilesystem fs = SmallFilesystem.mount(dir.resolve("data"), sizing.megabytes());
              BenchDatabase db = BenchDatabase.create(dialect, fs.dir(), "full_disk")) {
-            return new FullDiskTrials(fs, db.url(), dialect).run(o.intValue("trials"), o.longValue("seed"));
+            return new FullDiskTrials(fs, sizing, db.url(), dialect).run(o.intValue("trials"), o.longValue("seed"));
         }
     }
 
@@ -56,7 +68,7 @@ final class FullDiskTrials {
         BatchAudit audit = new BatchAudit(authorization);
         // The data directory is the mount itself, so the server's output and the replay's land beside it, not on it.
         Path data = fs.dir();
-        Map<String, String> settings = Map.of("CAIRN_DB", db, "CAIRN_DISK_RESERVE", String.valueOf(RESERVE));
+        Map<String, String> settings = Map.of("CAIRN_DB", db, "CAIRN_DISK_RESERVE", String.valueOf(sizing.reserve()));
         List<Integer> statuses = new ArrayList<>();
         List<Integer> whileFull = new ArrayList<>();
         List<HealthWatch.Sample> healthWhileFull = new ArrayList<>();
@@ -94,8 +106,8 @@ final class FullDiskTrials {
             logChecks.add(CairnProcess.run(data.resolveSibling("log-check-" + t + ".out"), Map.of(), "log", "check",
                     "--data", data.toString()));
         }
-        String what = trials + " trials of filling the data directory's filesystem (" + MEGABYTES + " MB tmpfs, "
-                + "disk-reserve " + (RESERVE >> 20) + " MB) under load, held full " + HOLD_MILLIS / 1000 + " s";
+        String what = trials + " trials of filling the data directory's filesystem (" + sizing.megabytes()
+                + " MB tmpfs, disk-reserve " + (sizing.reserve() >> 20) + " MB) under load, held full " + HOLD_MILLIS / 1000 + " s";
         return List.of(refusals(what, freeWhileFull, StatusCounts.of(statuses), StatusCounts.of(whileFull),
                         healthWhileFull),
                 resumption(resumed, ready),

@@ -16,12 +16,12 @@ import java.util.stream.Stream;
  *
  * <pre>
  * java @jvm.options -cp bench/target/benchmarks.jar dev.cairn.bench.Invariants [--dialects sqlite,postgresql]
- *     [--checks concurrency,durability,full-disk,database-restart,mixed-rebuild] [--clients 40] [--increments 10]
- *     [--racers 16] [--trials 20] [--rounds 20] [--seed 19]
+ *     [--checks concurrency,durability,full-disk,wal-space,database-restart,mixed-rebuild] [--clients 40]
+ *     [--increments 10] [--racers 16] [--trials 20] [--rounds 20] [--seed 19]
  * </pre>
  * PostgreSQL databases are made and dropped on the server {@code CAIRN_BENCH_POSTGRES} names (default: the local one),
- * except for the database-restart check, which starts a PostgreSQL server of its own. The full-disk check mounts a
- * tmpfs, so it runs as root.
+ * except for the database-restart check, which starts a PostgreSQL server of its own. The full-disk and wal-space
+ * checks mount a tmpfs, so they run as root.
  */
 public final class Invariants {
     static final String CREDENTIAL = "invariants:invariants-secret-1";
@@ -33,6 +33,7 @@ public final class Invariants {
         CHECKS.put("concurrency", ConcurrentWrites::check);
         CHECKS.put("durability", DurabilityTrials::check);
         CHECKS.put("full-disk", FullDiskTrials::check);
+        CHECKS.put("wal-space", WalSpace::check);
         CHECKS.put("database-restart", DatabaseRestartTrials::check);
         CHECKS.put("mixed-rebuild", MixedRebuild::check);
     }
