@@ -21,8 +21,24 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class BatchLoad implements AutoCloseable {
     static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-    /** A batch a writer sent: acknowledged (a 200) or not (an error status, no answer, the connection lost). */
-    record Batch(String registration, List<String> ids, boolean acknowledged, int status) {
+    /**
+     * A batch a writer sent: its answer's status (-1: no answer, the connection lost) and {@code X-Cairn-Ack} header
+     * (null without one), and when it was sent and answered ({@link System#nanoTime}).
+     */
+    record Batch(String registration, List<String> ids, int status, String ack, long sentNanos, long answeredNanos) {
+        /** A 200: every statement of the batch must be stored. */
+        boolean acknowledged() {
+            return status == 200;
+        }
+
+        /** Whether it was sent at or after {@code from} and answered by {@code to}. */
+        boolean within(long from, long to) {
+            return sentNanos - from >= 0 && to - answeredNanos >= 0;
+        }
+
+        long millis() {
+            return (answeredNanos - sentNanos) / 1_000_000;
+        }
     }
 
     private final String authorization;
@@ -48,6 +64,11 @@ final class BatchLoad implements AutoCloseable {
             writer.start();
             this.writers.add(writer);
         }
+    }
+
+    /** The batches answered so far, while the writers go on. */
+    List<Batch> answered() {
+        return List.copyOf(batches);
     }
 
     /** Stops the writers and waits for their last requests; returns every batch sent. */
@@ -79,21 +100,25 @@ final class BatchLoad implements AutoCloseable {
                         .append(registration).append("\"}}");
             }
             int status;
+            String ack = null;
+            long sent = System.nanoTime();
             try {
-                status = http.send(HttpRequest.newBuilder(URI.create(base + "/statements")).timeout(TIMEOUT)
+                HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create(base + "/statements")).timeout(TIMEOUT)
                         .header("Authorization", authorization).header("X-Experience-API-Version", "2.0.0")
                         .header("Content-Type", "application/json")
                         .POST(HttpRequest.BodyPublishers.ofString(body.append(']').toString())).build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode();
+                        HttpResponse.BodyHandlers.discarding());
+                status = r.statusCode();
+                ack = r.headers().firstValue("X-Cairn-Ack").orElse(null);
             } catch (IOException e) {
                 status = -1;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             }
-            boolean acknowledged = status == 200;
-            batches.add(new Batch(registration, ids, acknowledged, status));
-            if (!acknowledged) {
+            Batch batch = new Batch(registration, ids, status, ack, sent, System.nanoTime());
+            batches.add(batch);
+            if (!batch.acknowledged()) {
                 if (untilFirstFailure) {
                     return; // the server is gone
                 }

@@ -2,21 +2,13 @@ package dev.cairn.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -32,14 +24,11 @@ import java.util.concurrent.TimeUnit;
  */
 final class ConcurrentWrites {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
     /** How often one client tries an increment that keeps losing to others before the check counts it as failed. */
     private static final int MAX_ATTEMPTS = 10_000;
 
-    private final String base;
-    private final String authorization;
+    private final XapiClient xapi;
     private final String dialect;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
 
     /** The invariant rows of concurrent writes, against one {@code cairn serve}. */
     static List<InvariantRow> check(String dialect, Path dir, Options o) throws Exception {
@@ -55,8 +44,7 @@ final class ConcurrentWrites {
     }
 
     ConcurrentWrites(String base, String credential, String dialect) {
-        this.base = base;
-        this.authorization = "Basic " + Base64.getEncoder().encodeToString(credential.getBytes(StandardCharsets.UTF_8));
+        this.xapi = new XapiClient(base, credential);
         this.dialect = dialect;
     }
 
@@ -68,10 +56,10 @@ final class ConcurrentWrites {
      */
     InvariantRow documentCounter(int clients, int increments, boolean ifMatch) throws Exception {
         String version = ifMatch ? "2.0.0" : "1.0.3";
-        String query = "/activities/state?activityId=" + encode("http://example.com/invariants/counter")
-                + "&agent=" + encode("{\"mbox\":\"mailto:counter@example.com\"}") + "&stateId="
+        String query = "/activities/state?activityId=" + XapiClient.encode("http://example.com/invariants/counter")
+                + "&agent=" + XapiClient.encode("{\"mbox\":\"mailto:counter@example.com\"}") + "&stateId="
                 + UUID.randomUUID();
-        HttpResponse<String> created = send(request(query, version).header("If-None-Match", "*")
+        HttpResponse<String> created = xapi.send(xapi.request(query, version).header("If-None-Match", "*")
                 .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString("{\"n\":0}")));
         check(created, 204);
         List<Integer> conflicts = run(clients, client -> {
@@ -80,15 +68,15 @@ final class ConcurrentWrites {
                 if (attempts == MAX_ATTEMPTS) {
                     throw new IllegalStateException("client " + client + " made no progress in " + attempts + " tries");
                 }
-                HttpResponse<String> read = send(request(query, version).GET());
+                HttpResponse<String> read = xapi.send(xapi.request(query, version).GET());
                 check(read, 200);
                 int n = JSON.readTree(read.body()).get("n").asInt();
-                HttpRequest.Builder write = request(query, version).header("Content-Type", "application/json")
+                HttpRequest.Builder write = xapi.request(query, version).header("Content-Type", "application/json")
                         .PUT(HttpRequest.BodyPublishers.ofString("{\"n\":" + (n + 1) + "}"));
                 if (ifMatch) {
                     write.header("If-Match", read.headers().firstValue("ETag").orElseThrow());
                 }
-                HttpResponse<String> written = send(write);
+                HttpResponse<String> written = xapi.send(write);
                 if (written.statusCode() == 412 && ifMatch) {
                     lost++;
                     continue;
@@ -100,7 +88,7 @@ final class ConcurrentWrites {
         });
         int refused = conflicts.stream().mapToInt(Integer::intValue).sum();
         int total = clients * increments;
-        int n = JSON.readTree(send(request(query, version).GET()).body()).get("n").asInt();
+        int n = JSON.readTree(xapi.send(xapi.request(query, version).GET()).body()).get("n").asInt();
         String check = "document counter, " + clients + " clients × " + increments + " read-modify-writes, "
                 + (ifMatch ? "If-Match" : "no precondition (1.0.3 State)");
         if (ifMatch) {
@@ -123,24 +111,24 @@ final class ConcurrentWrites {
                     + "\"http://adlnet.gov/expapi/verbs/attempted\"},\"object\":{\"id\":\"http://example.com/race/"
                     + (sameBody ? "same" : i) + "\"}}");
         }
-        List<Integer> statuses = run(clients, client -> send(request("/statements?statementId=" + id, "2.0.0")
+        List<Integer> statuses = run(clients, client -> xapi.send(xapi.request("/statements?statementId=" + id, "2.0.0")
                 .header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString(bodies.get(client)))).statusCode());
-        Map<Integer, Integer> counts = new TreeMap<>();
-        statuses.forEach(s -> counts.merge(s, 1, Integer::sum));
+        StatusCounts counts = StatusCounts.of(statuses);
         int winner = statuses.indexOf(204);
-        HttpResponse<String> stored = send(request("/statements?statementId=" + id, "2.0.0").GET());
+        HttpResponse<String> stored = xapi.get("/statements?statementId=" + id);
         String storedObject = stored.statusCode() == 200 ? JSON.readTree(stored.body()).path("object").path("id").asText()
                 : "status " + stored.statusCode();
         String winnerObject = winner < 0 ? "none" : JSON.readTree(bodies.get(winner)).path("object").path("id").asText();
-        HttpResponse<String> byActivity = send(request("/statements?activity=" + encode(storedObject), "2.0.0").GET());
+        HttpResponse<String> byActivity = xapi.get("/statements?activity=" + XapiClient.encode(storedObject));
         int found = byActivity.statusCode() == 200 ? countWithId(JSON.readTree(byActivity.body()), id) : -1;
-        boolean one = sameBody ? counts.equals(Map.of(204, clients)) : counts.equals(Map.of(204, 1, 409, clients - 1));
+        boolean one = sameBody ? counts.counts().equals(Map.of(204, clients))
+                : counts.counts().equals(Map.of(204, 1, 409, clients - 1));
         String check = "statement id race, " + clients + " clients PUT one id with " + (sameBody ? "the same body"
                 : "different bodies");
         String expected = (sameBody ? clients + " × 204" : "1 × 204, " + (clients - 1) + " × 409")
                 + "; one stored, reads agree";
-        return new InvariantRow(dialect, check, expected, statuses(counts) + "; " + found + " stored, "
+        return new InvariantRow(dialect, check, expected, counts + "; " + found + " stored, "
                 + (storedObject.equals(winnerObject) ? "reads agree with the 204" : "read " + storedObject + ", 204 was "
                 + winnerObject), one && found == 1 && storedObject.equals(winnerObject));
     }
@@ -153,12 +141,6 @@ final class ConcurrentWrites {
             }
         }
         return n;
-    }
-
-    private static String statuses(Map<Integer, Integer> counts) {
-        List<String> parts = new ArrayList<>();
-        counts.forEach((status, n) -> parts.add(n + " × " + status));
-        return String.join(", ", parts);
     }
 
     /** Runs {@code work} for each client at once (they start together) and returns what each returned, in order. */
@@ -190,24 +172,10 @@ final class ConcurrentWrites {
         T run(int client) throws Exception;
     }
 
-    private HttpRequest.Builder request(String pathAndQuery, String version) {
-        return HttpRequest.newBuilder(URI.create(base + pathAndQuery)).timeout(TIMEOUT)
-                .header("Authorization", authorization).header("X-Experience-API-Version", version);
-    }
-
-    private HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    }
-
     private static void check(HttpResponse<String> r, int status) {
         if (r.statusCode() != status) {
             throw new IllegalStateException(r.request().method() + " " + r.request().uri() + ": expected " + status
                     + ", got " + r.statusCode() + " " + r.body());
         }
-    }
-
-    /** A query parameter's value, URL-encoded. */
-    static String encode(String s) {
-        return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 }

@@ -212,7 +212,7 @@ final class FuzzCases {
         return Long.toHexString(r.nextLong());
     }
 
-    private static UUID uuid(SplittableRandom r) {
+    static UUID uuid(SplittableRandom r) {
         return new UUID((r.nextLong() & ~0xF000L) | 0x4000L, (r.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L);
     }
 

@@ -16,10 +16,13 @@ import java.util.stream.Stream;
  *
  * <pre>
  * java @jvm.options -cp bench/target/benchmarks.jar dev.cairn.bench.Invariants [--dialects sqlite,postgresql]
- *     [--checks concurrency,durability,authentication,revocation,read-mine] [--clients 40] [--increments 10]
- *     [--racers 16] [--trials 20] [--seed 19] [--attempts 1000] [--guessers 48] [--mine-statements 20]
+ *     [--checks concurrency,durability,full-disk,wal-space,database-restart,mixed-rebuild,authentication,revocation,
+ *     read-mine] [--clients 40] [--increments 10] [--racers 16] [--trials 20] [--rounds 20] [--seed 19]
+ *     [--attempts 1000] [--guessers 48] [--mine-statements 20]
  * </pre>
- * PostgreSQL databases are made and dropped on the server {@code CAIRN_BENCH_POSTGRES} names (default: the local one).
+ * PostgreSQL databases are made and dropped on the server {@code CAIRN_BENCH_POSTGRES} names (default: the local one),
+ * except for the database-restart check, which starts a PostgreSQL server of its own. The full-disk and wal-space
+ * checks mount a tmpfs, so they run as root.
  */
 public final class Invariants {
     static final String CREDENTIAL = "invariants:invariants-secret-1";
@@ -30,6 +33,10 @@ public final class Invariants {
     static {
         CHECKS.put("concurrency", ConcurrentWrites::check);
         CHECKS.put("durability", DurabilityTrials::check);
+        CHECKS.put("full-disk", FullDiskTrials::check);
+        CHECKS.put("wal-space", WalSpace::check);
+        CHECKS.put("database-restart", DatabaseRestartTrials::check);
+        CHECKS.put("mixed-rebuild", MixedRebuild::check);
         CHECKS.put("authentication", PasswordGuessing::check);
         CHECKS.put("revocation", Revocation::check);
         CHECKS.put("read-mine", ReadMine::check);
@@ -46,7 +53,7 @@ public final class Invariants {
     /** Runs every check named on every dialect named and prints the table; returns its rows. */
     static List<InvariantRow> run(String[] args, PrintStream out) throws Exception {
         Options o = Options.parse(args, "dialects", "sqlite,postgresql", "checks", String.join(",", CHECKS.keySet()),
-                "clients", "40", "increments", "10", "racers", "16", "trials", "20", "seed", "19",
+                "clients", "40", "increments", "10", "racers", "16", "trials", "20", "rounds", "20", "seed", "19",
                 "attempts", "1000", "guessers", "48", "mine-statements", "20");
         for (String check : o.list("checks")) {
             if (!CHECKS.containsKey(check)) {

@@ -97,7 +97,7 @@ final class MineWalk {
         HttpRequest form = HttpRequest.newBuilder(URI.create(base + "/statements?method=GET"))
                 .timeout(BatchLoad.TIMEOUT).header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(HttpRequest.BodyPublishers.ofString("Authorization="
-                        + ConcurrentWrites.encode(reader.authorization()) + "&X-Experience-API-Version=1.0.3&limit=0"
+                        + XapiClient.encode(reader.authorization()) + "&X-Experience-API-Version=1.0.3&limit=0"
                         + (query.isEmpty() ? "" : "&" + query))).build();
         HttpResponse<byte[]> r = http.send(form, HttpResponse.BodyHandlers.ofByteArray());
         compare("Alternate Request Syntax GET ?" + query, expected, read(r, "Alternate Request Syntax ?" + query).ids);

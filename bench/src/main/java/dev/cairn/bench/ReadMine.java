@@ -1,6 +1,6 @@
 package dev.cairn.bench;
 
-import static dev.cairn.bench.ConcurrentWrites.encode;
+import static dev.cairn.bench.XapiClient.encode;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.bench.MineCorpus.Writer;
