@@ -68,6 +68,10 @@ final class PostgresWriterBackend implements WriterBackend {
     }
 
     @Override
+    public void afterBegin() {
+    }
+
+    @Override
     public void afterCommit() {
         // the server checkpoints by itself
     }

@@ -153,6 +153,7 @@ public final class ProjectionWriter implements AutoCloseable {
         }
         keyIds.open();
         inTransaction = true;
+        backend.afterBegin();
     }
 
     /**

@@ -87,6 +87,11 @@ final class SqliteWriterBackend implements WriterBackend {
     }
 
     @Override
+    public void afterBegin() {
+        checkpointer.afterBegin();
+    }
+
+    @Override
     public void afterCommit() {
         checkpointer.afterCommit(c);
     }

@@ -22,6 +22,11 @@ import org.slf4j.LoggerFactory;
  * needs the old frames. A projector that commits batch after batch (a replay, a long import) never leaves such a
  * moment, and the log would grow without end; so once its file passes {@link #MAX_WAL_BYTES}, the writer itself
  * runs a TRUNCATE checkpoint between two transactions: it copies what the PASSIVE ones left and empties the log file.
+ *
+ * <p>Once the projector has committed nothing for {@link #IDLE_NANOS}, this thread empties the log file too. Until
+ * then the file keeps the size of the largest backlog since it was last emptied: space a disk under the reserve may
+ * be short of (writes are refused, so nothing commits and nothing else would empty it), and frames every read must
+ * look through (after a bulk load, reads are slower until the log is emptied).
  */
 final class WalCheckpointer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WalCheckpointer.class);
@@ -29,6 +34,8 @@ final class WalCheckpointer implements AutoCloseable {
     static final long MAX_WAL_BYTES = 256L << 20;
     /** The least time between two PASSIVE checkpoints. */
     static final long INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    /** How long the projector commits nothing before the log file is emptied. */
+    static final long IDLE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final Connection connection;
     private final Path wal;
@@ -36,6 +43,11 @@ final class WalCheckpointer implements AutoCloseable {
     private final Thread thread;
     private volatile boolean requested;
     private volatile boolean running = true;
+    private volatile long lastCommitNanos = System.nanoTime();
+    /** Commits since the log file was last emptied: the file holds frames. */
+    private volatile boolean written;
+    /** A transaction of the writer is open: the projector is not idle, however long it takes. */
+    private volatile boolean open;
     private volatile long passiveCheckpoints;
 
     private WalCheckpointer(Connection connection, Path wal, long maxWalBytes) {
@@ -71,7 +83,15 @@ final class WalCheckpointer implements AutoCloseable {
      * past the limit, and asks for a PASSIVE checkpoint of what is committed now (run at once when the last one is an
      * interval old, else when it is).
      */
+    /** Called by the writer when it has opened a transaction. */
+    void afterBegin() {
+        open = true;
+    }
+
     void afterCommit(Connection writer) {
+        open = false;
+        lastCommitNanos = System.nanoTime();
+        written = true;
         if (walBytes() > maxWalBytes) {
             truncate(writer);
         }
@@ -86,6 +106,7 @@ final class WalCheckpointer implements AutoCloseable {
      * keeps the size of its largest transaction until emptied, so empty it now to give that space back.
      */
     void afterRollback(Connection writer) {
+        open = false;
         truncate(writer);
     }
 
@@ -115,7 +136,10 @@ final class WalCheckpointer implements AutoCloseable {
         while (running) {
             long wait = last + INTERVAL_NANOS - System.nanoTime();
             if (!requested || wait > 0) {
-                LockSupport.parkNanos(requested ? wait : TimeUnit.SECONDS.toNanos(1));
+                if (!requested && written && !open && System.nanoTime() - lastCommitNanos >= IDLE_NANOS) {
+                    emptyWhileIdle();
+                }
+                LockSupport.parkNanos(requested ? wait : Math.min(IDLE_NANOS, TimeUnit.SECONDS.toNanos(1)));
                 continue;
             }
             requested = false;
@@ -129,6 +153,25 @@ final class WalCheckpointer implements AutoCloseable {
                 LOG.warn("checkpointing the SQLite write-ahead log failed (retried after the next commit): {}",
                         e.getMessage());
             }
+        }
+    }
+
+    /**
+     * Empties the log file on this thread's connection while the projector is idle. SQLite waits (the busy timeout)
+     * for a transaction the writer may begin meanwhile, and gives up while a reader still reads older frames: the
+     * next idle second tries again.
+     */
+    private void emptyWhileIdle() {
+        written = false; // a commit from here on asks for the next emptying
+        try (Statement s = connection.createStatement()) {
+            synchronized (this) {
+                checkpoint(s, "TRUNCATE");
+            }
+        } catch (SQLException e) {
+            LOG.debug("emptying the idle SQLite write-ahead log failed (tried again): {}", e.getMessage());
+        }
+        if (walBytes() > 0) {
+            written = true; // a reader kept old frames, or the writer committed meanwhile
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.cairn.store;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -8,12 +9,15 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.Statement;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * SQLite's write-ahead log stays bounded under a writer that commits transaction after transaction, and a stream of
- * small commits is checkpointed once per interval, not once per commit.
+ * SQLite's write-ahead log stays bounded under a writer that commits transaction after transaction, a stream of
+ * small commits is checkpointed once per interval, not once per commit, and the log file is emptied once the writer
+ * is idle (a disk under the reserve gets its space back; reads after a bulk load look through no old frames), but not
+ * while a transaction of the writer is open, however long it takes.
  */
 class WalCheckpointerTest {
     private static final long MAX_WAL_BYTES = 1 << 20;
@@ -81,6 +85,72 @@ class WalCheckpointerTest {
                 }
                 assertTrue(checkpointer.passiveCheckpoints() > during, "a commit after the last checkpoint is "
                         + "checkpointed once the interval has passed");
+            }
+        }
+    }
+
+    /** Writes {@code commits} transactions of 64 KB each, as the projector does. */
+    private static void writeCommits(Connection writer, WalCheckpointer checkpointer, int commits) throws Exception {
+        byte[] blob = new byte[64 * 1024];
+        new Random(11).nextBytes(blob);
+        try (PreparedStatement insert = writer.prepareStatement("INSERT INTO filler (b) VALUES (?)")) {
+            for (int i = 0; i < commits; i++) {
+                checkpointer.afterBegin();
+                insert.setBytes(1, blob);
+                insert.executeUpdate();
+                writer.commit();
+                checkpointer.afterCommit(writer);
+            }
+        }
+    }
+
+    private static void awaitWal(Path wal, boolean empty, long nanos) throws Exception {
+        long deadline = System.nanoTime() + nanos;
+        while ((Files.size(wal) == 0) != empty && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+    }
+
+    @Test
+    void theLogFileIsEmptiedOnceTheWriterHasCommittedNothingForASecond() throws Exception {
+        Path wal = dir.resolve("cairn.db-wal");
+        try (Database db = Database.open("jdbc:sqlite:" + dir.resolve("cairn.db")); Connection writer = db.newWriter()) {
+            writer.setAutoCommit(false);
+            try (Statement s = writer.createStatement()) {
+                s.execute("CREATE TABLE filler (b BLOB)");
+            }
+            writer.commit();
+            try (WalCheckpointer checkpointer = WalCheckpointer.start(db, writer)) {
+                writeCommits(writer, checkpointer, 40); // ~2.6 MB of frames, under the size limit
+                long grown = Files.size(wal);
+                assertTrue(grown > (1 << 20), "the log file holds the commits: " + grown + " bytes");
+                awaitWal(wal, true, 4 * WalCheckpointer.IDLE_NANOS);
+                assertEquals(0, Files.size(wal), "emptied once idle");
+            }
+        }
+    }
+
+    @Test
+    void aTransactionThatStaysOpenIsNotIdleAndItsLogIsLeftAlone() throws Exception {
+        Path wal = dir.resolve("cairn.db-wal");
+        try (Database db = Database.open("jdbc:sqlite:" + dir.resolve("cairn.db")); Connection writer = db.newWriter()) {
+            writer.setAutoCommit(false);
+            try (Statement s = writer.createStatement()) {
+                s.execute("CREATE TABLE filler (b BLOB)");
+            }
+            writer.commit();
+            try (WalCheckpointer checkpointer = WalCheckpointer.start(db, writer)) {
+                writeCommits(writer, checkpointer, 10);
+                checkpointer.afterBegin(); // a long transaction (a replay's batch on a large store) begins
+                try (Statement s = writer.createStatement()) {
+                    s.execute("INSERT INTO filler (b) VALUES (x'00')");
+                }
+                Thread.sleep(TimeUnit.NANOSECONDS.toMillis(3 * WalCheckpointer.IDLE_NANOS));
+                assertTrue(Files.size(wal) > 0, "no emptying while the writer's transaction is open");
+                writer.commit();
+                checkpointer.afterCommit(writer);
+                awaitWal(wal, true, 4 * WalCheckpointer.IDLE_NANOS);
+                assertEquals(0, Files.size(wal), "emptied once idle after the commit");
             }
         }
     }
