@@ -1,6 +1,8 @@
 package dev.cairn.projector;
 
+import dev.cairn.log.AttachmentContent;
 import dev.cairn.log.BadLogEntryException;
+import dev.cairn.log.DocumentWritten;
 import dev.cairn.log.LogEntry;
 import dev.cairn.log.StatementsStored;
 import dev.cairn.log.StoredStatement;
@@ -72,6 +74,21 @@ record PreparedEntry(LogEntry entry, List<Prepared> statements) {
             }
         }
         return out;
+    }
+
+    /** The bytes this entry holds in memory: its statements' JSON, its attachments' and its document's content. */
+    long bytes() {
+        if (entry.event() instanceof StatementsStored s) {
+            long bytes = 0;
+            for (StoredStatement st : s.statements()) {
+                bytes += st.json().length;
+            }
+            for (AttachmentContent a : s.attachments()) {
+                bytes += a.content().length;
+            }
+            return bytes;
+        }
+        return entry.event() instanceof DocumentWritten d ? d.content().length : 0;
     }
 
     /** How many statements (or documents) this entry changes. */

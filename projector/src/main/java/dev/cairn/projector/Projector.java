@@ -39,6 +39,11 @@ public final class Projector implements AutoCloseable {
     /** Statements per chunk read ahead (whole entries, so an entry of more statements is one chunk). */
     private static final int CHUNK_STATEMENTS = 256;
     /**
+     * Bytes of events per chunk read ahead (whole entries too): entries that carry attachments hold up to an entry's
+     * size each, so the read-ahead is bounded by bytes as well as by statements (16 chunks of 4 MiB, plus one entry).
+     */
+    private static final long CHUNK_BYTES = 4L << 20;
+    /**
      * Chunks read ahead of the writer: enough for the reader to go on preparing while the writer commits a batch
      * (with 2, it sat idle through each commit and the writer then waited for it: 13-22% faster with 16).
      */
@@ -194,12 +199,14 @@ public final class Projector implements AutoCloseable {
         long lookedAt = tracker.clock().millis();
         List<PreparedEntry> entries = new ArrayList<>();
         int statements = 0;
+        long bytes = 0;
         try {
             LogEntry e;
-            while (statements < CHUNK_STATEMENTS && (e = tailer.next()) != null) {
+            while (statements < CHUNK_STATEMENTS && bytes < CHUNK_BYTES && (e = tailer.next()) != null) {
                 PreparedEntry p = PreparedEntry.of(e, repeats);
                 entries.add(p);
                 statements += p.size();
+                bytes += p.bytes();
             }
         } catch (BadLogEntryException bad) {
             return new Chunk(lookedAt, readNanos, entries, bad);
