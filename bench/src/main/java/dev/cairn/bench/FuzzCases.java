@@ -33,7 +33,7 @@ final class FuzzCases {
     /** Stands in a statement's JSON text for where a mutation puts its bytes (replaced by nothing otherwise). */
     private static final String MARK = "~MARK~";
     private static final String BIG = "~BIG~";
-    private static final String BOUNDARY = "fuzz-boundary-27182818";
+    static final String BOUNDARY = "fuzz-boundary-27182818";
 
     /** What a template's request is, so that only mutations that mean something for it are drawn. */
     enum Trait { STATEMENT_JSON, DOC_JSON, DOC_MERGE, DOC_BYTES, MULTIPART, STATEMENT_QUERY, SINGLE_QUERY, DOC_QUERY,

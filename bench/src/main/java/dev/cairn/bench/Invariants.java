@@ -16,7 +16,8 @@ import java.util.stream.Stream;
  *
  * <pre>
  * java @jvm.options -cp bench/target/benchmarks.jar dev.cairn.bench.Invariants [--dialects sqlite,postgresql]
- *     [--checks concurrency,durability] [--clients 40] [--increments 10] [--racers 16] [--trials 20] [--seed 19]
+ *     [--checks concurrency,durability,attachments,split,torn-tail] [--clients 40] [--increments 10] [--racers 16]
+ *     [--trials 20] [--seed 19]
  * </pre>
  * PostgreSQL databases are made and dropped on the server {@code CAIRN_BENCH_POSTGRES} names (default: the local one).
  */
@@ -29,6 +30,9 @@ public final class Invariants {
     static {
         CHECKS.put("concurrency", ConcurrentWrites::check);
         CHECKS.put("durability", DurabilityTrials::check);
+        CHECKS.put("attachments", DurabilityTrials::checkAttachments);
+        CHECKS.put("split", SplitTrials::check);
+        CHECKS.put("torn-tail", TornTailTrials::check);
     }
 
     private Invariants() {

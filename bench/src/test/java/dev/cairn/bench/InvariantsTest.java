@@ -31,4 +31,19 @@ class InvariantsTest {
     void killsUnderLoadLoseNoAcknowledgedBatchAndReplayEqualsLive() throws Exception {
         everyRowHolds("durability", 8, "--trials", "2");
     }
+
+    @Test
+    void killsMidUploadKeepEveryAcknowledgedAttachmentByteIdentical() throws Exception {
+        everyRowHolds("attachments", 4, "--trials", "2");
+    }
+
+    @Test
+    void killsOfIngestProjectorOrQueryLoseNoAcknowledgedBatchAndReplayEqualsLive() throws Exception {
+        everyRowHolds("split", 4, "--trials", "2");
+    }
+
+    @Test
+    void aLogCutAfterItsSyncedEntryRestartsWholeAndLosesNoAcknowledgedBatch() throws Exception {
+        everyRowHolds("torn-tail", 6, "--trials", "2");
+    }
 }
