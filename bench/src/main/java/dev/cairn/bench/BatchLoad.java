@@ -50,7 +50,6 @@ final class BatchLoad implements AutoCloseable {
     private final String authorization;
     private final boolean untilFirstFailure;
     private final boolean attachments;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
     private final ConcurrentLinkedQueue<Batch> batches = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean stop = new AtomicBoolean();
     private final List<Thread> writers = new ArrayList<>();
@@ -96,6 +95,8 @@ final class BatchLoad implements AutoCloseable {
     }
 
     private void write(String base, SplittableRandom random) {
+        // A client of its own: a paced upload then never holds back another writer's requests.
+        HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
         for (int n = 0; !stop.get(); n++) {
             String registration = UUID.randomUUID().toString();
             List<String> ids = new ArrayList<>();
