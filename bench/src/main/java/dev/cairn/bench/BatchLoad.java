@@ -54,7 +54,7 @@ final class BatchLoad implements AutoCloseable {
     private final AtomicBoolean stop = new AtomicBoolean();
     private final List<Thread> writers = new ArrayList<>();
 
-    /** Writers of batches of 1 and 100 plain statements: see {@link #BatchLoad(String, String, int, long, boolean, boolean)}. */
+    /** Writers of batches of 1 and 100 plain statements, without attachments. */
     BatchLoad(String base, String authorization, int writers, long seed, boolean untilFirstFailure) {
         this(base, authorization, writers, seed, untilFirstFailure, false);
     }

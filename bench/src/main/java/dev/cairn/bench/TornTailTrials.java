@@ -14,12 +14,12 @@ import java.util.regex.Pattern;
 
 /**
  * Torn log tails (issue 19; README "Full disks and torn entries"): {@code cairn serve} under load (batches of 1 and
- * 100 and statements with attachments, ack=durable) is killed with {@code kill -9} at a random moment, and before it restarts its last cycle file is
- * cut at a random byte after the last synced entry ({@link TornLogTail}), as a power loss can leave it. The restart
- * must void the torn entry, or refuse a log whose end it cannot read, in which case {@code cairn log check
- * --truncate-torn-tail} repairs it and the next start serves. Then every acknowledged batch must be there whole and
- * no other batch in part ({@link BatchAudit}), {@code cairn log check} must find the log whole, and after the last
- * trial the tables must equal a fresh replay of the log ({@link ReplayComparison}).
+ * 100 and statements with attachments, ack=durable) is killed with {@code kill -9} at a random moment, and before it
+ * restarts its last cycle file is cut at a random byte after the last synced entry ({@link TornLogTail}), as a power
+ * loss can leave it. The restart must void the torn entry, or refuse a log whose end it cannot read, in which case
+ * {@code cairn log check --truncate-torn-tail} repairs it and the next start serves. Then every acknowledged batch
+ * must be there whole and no other batch in part ({@link BatchAudit}), {@code cairn log check} must find the log
+ * whole, and after the last trial the tables must equal a fresh replay of the log ({@link ReplayComparison}).
  */
 final class TornTailTrials {
     private static final int WRITERS = 4;
@@ -141,14 +141,16 @@ final class TornTailTrials {
     }
 
     private InvariantRow restarts(int trials) {
+        String observed = leftUnsynced + " kills left entries after the synced one; cuts: "
+                + cuts.get(Where.INSIDE_AN_ENTRY) + " inside an entry, " + cuts.get(Where.BETWEEN_ENTRIES)
+                + " between entries, " + cuts.get(Where.AFTER_THE_LAST_ENTRY) + " after the last entry, "
+                + cuts.get(Where.NOTHING_SYNCED) + " with nothing synced; " + startedAtOnce + " restarted at once, "
+                + startedAfterRepair + " after --truncate-torn-tail; log whole after " + checkedClean + " of " + trials
+                + "; " + voided + " torn entries voided in all" + (failure == null ? "" : "; " + failure);
         return new InvariantRow(dialect, "torn tail: each restart on the cut log, then cairn log check",
                 "every restart serves (at once, or after cairn log check --truncate-torn-tail when the log's end is "
-                        + "unreadable), then cairn log check finds the log whole; every kill left a synced entry to cut after",
-                leftUnsynced + " kills left entries after the synced one; cuts: " + cuts.get(Where.INSIDE_AN_ENTRY) + " inside an entry, " + cuts.get(Where.BETWEEN_ENTRIES)
-                        + " between entries, " + cuts.get(Where.AFTER_THE_LAST_ENTRY) + " after the last entry, "
-                        + cuts.get(Where.NOTHING_SYNCED) + " with nothing synced; " + startedAtOnce + " restarted at once, "
-                        + startedAfterRepair + " after --truncate-torn-tail; log whole after " + checkedClean + " of "
-                        + trials + "; " + voided + " torn entries voided in all" + (failure == null ? "" : "; " + failure),
+                        + "unreadable), then cairn log check finds the log whole; every kill left a synced entry to "
+                        + "cut after", observed,
                 failure == null && checkedClean == trials && cuts.get(Where.NOTHING_SYNCED) == 0);
     }
 
