@@ -101,6 +101,15 @@ final class ChildProcess implements AutoCloseable {
         return java.nio.file.Files.readString(output);
     }
 
+    /** Waits for a command that ends by itself ({@code replay}, {@code import}); its exit code. */
+    int awaitExit(Duration timeout) throws InterruptedException {
+        if (!process.waitFor(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+            kill();
+            throw new IllegalStateException("cairn " + command + " did not end within " + timeout);
+        }
+        return process.exitValue();
+    }
+
     /** SIGKILL: no shutdown hook runs. */
     void kill() throws InterruptedException {
         process.destroyForcibly().waitFor();
