@@ -27,8 +27,11 @@ final class ReplayComparison {
         try {
             exit = CairnProcess.run(output, Map.of(), "replay", "--data", log.toString(), "--db", db);
             if (exit != 0) {
-                String said = Files.readString(output).strip().replace('\n', ' ').replace("|", "\\|");
-                failure = ": " + (said.length() <= 600 ? said : "..." + said.substring(said.length() - 600));
+                // what it said last, without stack frames and log lines: the exception and its causes
+                String said = String.join(" ", Files.readAllLines(output).stream()
+                        .filter(l -> !l.isBlank() && !l.matches("\\s+(at |\\.\\.\\. ).*") && !l.contains(" INFO "))
+                        .toList()).replace("|", "\\|");
+                failure = ": " + (said.length() <= 400 ? said : "..." + said.substring(said.length() - 400));
             }
         } catch (IOException | InterruptedException e) {
             throw new IllegalStateException("cairn replay did not run: " + e.getMessage(), e);
