@@ -9,16 +9,20 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A {@code cairn serve} (or a {@code cairn query} beside one) in a child JVM of its own, started from this JVM's class
- * path with its Chronicle flags, as users run it: the harnesses load it from their own process and may kill it. Its
- * output goes to a file beside its data. The other commands ({@code replay}, {@code credentials}) run here to their
- * end.
+ * A {@code cairn serve} (or {@code ingest}, {@code project}, {@code query}) in a child JVM of its own, started from
+ * this JVM's class path with its Chronicle flags, as users run it: the harnesses load it from their own process and
+ * may kill it. Its output goes to a file beside its data. The other commands ({@code replay}, {@code credentials})
+ * run here to their end.
  */
 final class CairnProcess implements AutoCloseable {
     private static final long START_NANOS = 120_000_000_000L;
+    /** The ports handed to children of this JVM. */
+    private static final Set<Integer> GIVEN = ConcurrentHashMap.newKeySet();
 
     private final Process process;
     private final int port;
@@ -31,25 +35,24 @@ final class CairnProcess implements AutoCloseable {
     }
 
     /**
-     * Starts a server and waits until it answers.
+     * Starts a server ({@code cairn serve}) on a free port and waits until it answers.
      *
      * @param settings more settings as environment variables ({@code CAIRN_DB}, {@code CAIRN_BODY_TIMEOUT}, ...)
      */
     static CairnProcess serve(Path data, String credential, Map<String, String> settings) throws IOException,
             InterruptedException {
-        return start("serve", data, credential, settings);
+        return start("serve", freePort(), data, credential, settings);
     }
 
     /**
-     * Starts {@code cairn COMMAND} ({@code serve}, or {@code query} beside a {@code serve} on the same data and
-     * database) and waits until it answers; its output goes to {@code DATA-COMMAND.out}, or {@code DATA.out} for serve.
+     * Starts {@code cairn COMMAND} ({@code serve}, {@code ingest}, {@code project} or {@code query}) on {@code port}
+     * (a process restarted after a kill takes its predecessor's, as its clients expect) and waits until it answers.
+     * Its output goes to {@code DATA.out} for {@code serve}, {@code DATA-COMMAND.out} for the others.
+     *
+     * @throws IllegalStateException when it exits or does not answer within 120 s; the message holds its output
      */
-    static CairnProcess start(String command, Path data, String credential, Map<String, String> settings)
+    static CairnProcess start(String command, int port, Path data, String credential, Map<String, String> settings)
             throws IOException, InterruptedException {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
         List<String> cmd = java(command, "--port", String.valueOf(port), "--data", data.toString());
         Files.createDirectories(data);
         Path output = data.resolveSibling(data.getFileName() + (command.equals("serve") ? "" : "-" + command) + ".out");
@@ -67,6 +70,21 @@ final class CairnProcess implements AutoCloseable {
             Thread.sleep(200);
         }
         return server;
+    }
+
+    /**
+     * A free port no other child of this JVM was given: a child binds a second or so after it gets its port, and in
+     * that time the system may offer the same one again (two children would then race for it).
+     */
+    static int freePort() throws IOException {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            try (ServerSocket s = new ServerSocket(0)) {
+                if (GIVEN.add(s.getLocalPort())) {
+                    return s.getLocalPort();
+                }
+            }
+        }
+        throw new IOException("no free port that no other child was given");
     }
 
     /**
@@ -140,16 +158,19 @@ final class CairnProcess implements AutoCloseable {
         return output;
     }
 
-    /** Stops the server as an operator does (SIGTERM): it drains the ring, syncs the log and commits the projector. */
+    /**
+     * Stops the process as an operator does (SIGTERM): a server drains the ring, syncs the log and commits the
+     * projector.
+     */
     void stop() throws InterruptedException {
         process.destroy();
         if (!process.waitFor(60, TimeUnit.SECONDS)) {
             process.destroyForcibly().waitFor();
-            throw new IllegalStateException("cairn serve did not stop within 60 s of SIGTERM");
+            throw new IllegalStateException("cairn did not stop within 60 s of SIGTERM");
         }
     }
 
-    /** Kills the server at once (SIGKILL), as a crash would. */
+    /** Kills the process at once (SIGKILL), as a crash would. */
     @Override
     public void close() throws InterruptedException {
         process.destroyForcibly().waitFor();

@@ -16,9 +16,9 @@ import java.util.stream.Stream;
  *
  * <pre>
  * java @jvm.options -cp bench/target/benchmarks.jar dev.cairn.bench.Invariants [--dialects sqlite,postgresql]
- *     [--checks concurrency,durability,full-disk,wal-space,database-restart,mixed-rebuild,authentication,revocation,
- *     read-mine] [--clients 40] [--increments 10] [--racers 16] [--trials 20] [--rounds 20] [--seed 19]
- *     [--attempts 1000] [--guessers 48] [--mine-statements 20]
+ *     [--checks concurrency,durability,attachments,split,torn-tail,full-disk,wal-space,database-restart,mixed-rebuild,
+ *     authentication,revocation,read-mine] [--clients 40] [--increments 10] [--racers 16] [--trials 20] [--rounds 20]
+ *     [--seed 19] [--attempts 1000] [--guessers 48] [--mine-statements 20]
  * </pre>
  * PostgreSQL databases are made and dropped on the server {@code CAIRN_BENCH_POSTGRES} names (default: the local one),
  * except for the database-restart check, which starts a PostgreSQL server of its own. The full-disk and wal-space
@@ -33,6 +33,9 @@ public final class Invariants {
     static {
         CHECKS.put("concurrency", ConcurrentWrites::check);
         CHECKS.put("durability", DurabilityTrials::check);
+        CHECKS.put("attachments", DurabilityTrials::checkAttachments);
+        CHECKS.put("split", SplitTrials::check);
+        CHECKS.put("torn-tail", TornTailTrials::check);
         CHECKS.put("full-disk", FullDiskTrials::check);
         CHECKS.put("wal-space", WalSpace::check);
         CHECKS.put("database-restart", DatabaseRestartTrials::check);

@@ -3,6 +3,7 @@ package dev.cairn.bench;
 import dev.cairn.store.Database;
 import dev.cairn.store.ProjectionChecksum;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -20,19 +21,27 @@ final class ReplayComparison {
      */
     static InvariantRow row(String dialect, Path log, String db, String what) {
         Map<String, String> live = checksum(db);
+        Path output = log.resolveSibling(log.getFileName() + "-replay.out");
         int exit;
+        String failure = "";
         try {
-            exit = CairnProcess.run(log.resolveSibling(log.getFileName() + "-replay.out"), Map.of(), "replay",
-                    "--data", log.toString(), "--db", db);
+            exit = CairnProcess.run(output, Map.of(), "replay", "--data", log.toString(), "--db", db);
+            if (exit != 0) {
+                // what it said last, without stack frames and log lines: the exception and its causes
+                String said = String.join(" ", Files.readAllLines(output).stream()
+                        .filter(l -> !l.isBlank() && !l.matches("\\s+(at |\\.\\.\\. ).*") && !l.contains(" INFO "))
+                        .toList()).replace("|", "\\|");
+                failure = ": " + (said.length() <= 400 ? said : "..." + said.substring(said.length() - 400));
+            }
         } catch (IOException | InterruptedException e) {
             throw new IllegalStateException("cairn replay did not run: " + e.getMessage(), e);
         }
         Map<String, String> replayed = checksum(db);
         String rows = live.get("statement").split(":")[0];
         return new InvariantRow(dialect, "rebuild " + what + ": cairn replay against the live tables",
-                "equal content checksum of every table", exit != 0 ? "replay exited " + exit : live.equals(replayed)
-                ? "equal (" + rows + " statements)" : "different: live " + live + ", replayed " + replayed,
-                exit == 0 && live.equals(replayed));
+                "equal content checksum of every table", exit != 0 ? "replay exited " + exit + failure
+                : live.equals(replayed) ? "equal (" + rows + " statements)" : "different: live " + live + ", replayed "
+                + replayed, exit == 0 && live.equals(replayed));
     }
 
     private static Map<String, String> checksum(String db) {

@@ -53,7 +53,7 @@ final class Revocation {
             Path data = dir.resolve("data");
             Map<String, String> settings = Map.of("CAIRN_DB", db.url());
             try (CairnProcess serve = CairnProcess.serve(data, Invariants.CREDENTIAL, settings);
-                 CairnProcess query = CairnProcess.start("query", data, Invariants.CREDENTIAL, settings)) {
+                 CairnProcess query = CairnProcess.start("query", CairnProcess.freePort(), data, Invariants.CREDENTIAL, settings)) {
                 String[] ks = CREDENTIAL.split(":", 2);
                 CairnProcess.credentials(dir, db.url(), "create", "--key", ks[0], "--secret", ks[1], "--scope", "all");
                 return new Revocation(dialect, serve.url(), query.url()).run(dir, db.url(), serve.url());

@@ -49,7 +49,7 @@ final class TornTail {
         long last = queue.lastIndex();
         List<Torn> torn = new ArrayList<>();
         Set<File> files = new LinkedHashSet<>();
-        if (last < 0 || (synced != SyncedPosition.UNKNOWN && synced >= last)) {
+        if (last < 0 || (synced != SyncedPosition.UNKNOWN && synced > last)) {
             return new Tail(torn, files, last, false);
         }
         long lastReadable = synced == SyncedPosition.UNKNOWN ? -1 : synced;
@@ -70,6 +70,9 @@ final class TornTail {
                     if (!dc.isPresent()) {
                         throw new IllegalStateException("the synced log entry " + Long.toHexString(synced) + " cannot be read");
                     }
+                    // With no entry readable after it (the header of the next one lost), the write position must
+                    // still be checked against it.
+                    lastHeader = dc.wire().bytes().readPosition() - 4;
                 }
             }
             while (true) {

@@ -128,17 +128,46 @@ class TornTailTest {
     }
 
     private void cutRound(Random random, String what) throws Exception {
+        List<Long> indexes = rewrite(5, 3);
+        Place firstUnsynced = place(indexes.get(5));
+        Place last = place(indexes.get(7));
+        long cut = firstUnsynced.position() - 4
+                + random.nextInt((int) (last.position() + last.length() - firstUnsynced.position() + 4));
+        cutAndRecover(last.file(), cut, indexes.get(4), what);
+    }
+
+    /**
+     * A cut in the header of the only entry after the synced position (what a crash leaves when the page holding it was
+     * never written back) leaves no entry to read after the synced one, but Chronicle's write position still points
+     * at the lost header: the cut must be recognised, and an append after it must be readable.
+     */
+    @Test
+    void aCutInTheHeaderOfTheOnlyEntryAfterTheSyncedPositionIsRecognisedAndRepaired() throws Exception {
+        for (int into = 0; into < 4; into++) {
+            List<Long> indexes = rewrite(5, 1);
+            Place unsynced = place(indexes.get(5));
+            cutAndRecover(unsynced.file(), unsynced.position() - 4 + into, indexes.get(4),
+                    "cut " + into + " bytes into the header");
+        }
+    }
+
+    /** Deletes the log's files and writes it again: {@code synced} entries synced, then {@code unsynced} more. */
+    private List<Long> rewrite(int synced, int unsynced) {
         for (File f : dir.toFile().listFiles()) {
             if (f.isFile()) {
                 f.delete();
             }
         }
-        List<Long> indexes = write(5, 3);
-        Place firstUnsynced = place(indexes.get(5));
-        Place last = place(indexes.get(7));
-        long cut = firstUnsynced.position() - 4
-                + random.nextInt((int) (last.position() + last.length() - firstUnsynced.position() + 4));
-        try (FileChannel ch = FileChannel.open(last.file().toPath(), StandardOpenOption.WRITE)) {
+        return write(synced, unsynced);
+    }
+
+    /**
+     * Cuts {@code file} at {@code cut}, after the synced entry {@code synced} (the fifth), then checks that the cut is
+     * recognised, that the next writer or the check command's repair makes the log whole, and that every synced entry
+     * and the next append are read.
+     */
+    private void cutAndRecover(File file, long cut, long synced, String what) throws Exception {
+        try (FileChannel ch = FileChannel.open(file.toPath(), StandardOpenOption.WRITE)) {
             ch.truncate(cut);
         }
         try (ChronicleLog log = ChronicleLog.open(dir)) {
@@ -167,7 +196,7 @@ class TornTailTest {
             }
             assertInstanceOf(StatementsStored.class, events.get(events.size() - 1), what);
             assertEquals(next, log.lastPosition(), what);
-            try (LogTailer tailer = log.tailer(indexes.get(4))) {
+            try (LogTailer tailer = log.tailer(synced)) {
                 LogEntry e;
                 long lastRead = -1;
                 while ((e = tailer.next()) != null) {
