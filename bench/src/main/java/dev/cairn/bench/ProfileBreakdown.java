@@ -30,8 +30,10 @@ public final class ProfileBreakdown {
 
     /** A stack belongs to the specific stage of its innermost frame that has one. */
     private static final List<Stage> SPECIFIC = List.of(
-            new Stage("log sync", List.of("ChronicleAppender.sync", "SyncedPosition")),
-            new Stage("log append (encode, copy to the mapped file)", List.of("ChronicleAppender.append", "EventCodec")),
+            new Stage("log sync", List.of("dev.cairn.log.chronicle.ChronicleAppender.sync",
+                    "dev.cairn.log.chronicle.SyncedPosition")),
+            new Stage("log append (encode, copy to the mapped file)", List.of(
+                    "dev.cairn.log.chronicle.ChronicleAppender.append", "dev.cairn.log.EventCodec")),
             new Stage("metrics", List.of("io.micrometer", "io.prometheus")),
             new Stage("logging", List.of("org.slf4j")),
             new Stage("authentication", List.of("dev.cairn.http.BasicAuthHandler", "dev.cairn.http.CredentialCheck",
@@ -42,7 +44,7 @@ public final class ProfileBreakdown {
             new Stage("sequencer lookups and decisions", List.of("dev.cairn.ingest.Sequencer", "dev.cairn.ingest.StoredIdFilter",
                     "dev.cairn.ingest.StatementOverlay", "dev.cairn.store.KnownState")),
             new Stage("ring hand-off", List.of("com.lmax.disruptor", "dev.cairn.ingest.IngestRing")),
-            new Stage("completion and visibility wait", List.of("dev.cairn.ingest.CommandSubmitter",
+            new Stage("completion, visibility wait and response", List.of("dev.cairn.ingest.CommandSubmitter",
                     "dev.cairn.store.WatermarkTracker")),
             new Stage("projection: statement and match rows", List.of("dev.cairn.store.StatementRefGraph",
                     "dev.cairn.store.PendingMatches", "dev.cairn.store.FilterKeyIds", "dev.cairn.store.MatchKeys")),
