@@ -15,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * A minimal blocking HTTP/1.1 client on one keep-alive connection, for one thread. The JDK's HttpClient spends
@@ -32,13 +31,7 @@ final class LoopbackClient implements AutoCloseable {
 
         /** The first value of a header, or null. */
         String header(String name) {
-            String prefix = name.toLowerCase(Locale.ROOT) + ":";
-            for (String h : headers) {
-                if (h.toLowerCase(Locale.ROOT).startsWith(prefix)) {
-                    return h.substring(prefix.length()).strip();
-                }
-            }
-            return null;
+            return RawHttp.header(headers, name);
         }
     }
 

@@ -33,13 +33,7 @@ final class RawHttp {
         static final String BODY_TIMEOUT = "status and headers, then not the whole body within the timeout";
 
         String header(String name) {
-            String prefix = name.toLowerCase(Locale.ROOT) + ":";
-            for (String h : headers) {
-                if (h.toLowerCase(Locale.ROOT).startsWith(prefix)) {
-                    return h.substring(prefix.length()).strip();
-                }
-            }
-            return null;
+            return RawHttp.header(headers, name);
         }
 
         String text() {
@@ -60,6 +54,17 @@ final class RawHttp {
     }
 
     /** Sends {@code head} then {@code body} and reads one response (1xx skipped) within {@code timeoutMillis}. */
+    /** The value of the first of {@code headers} (lines "Name: value") named {@code name}, or null. */
+    static String header(List<String> headers, String name) {
+        String prefix = name.toLowerCase(Locale.ROOT) + ":";
+        for (String h : headers) {
+            if (h.toLowerCase(Locale.ROOT).startsWith(prefix)) {
+                return h.substring(prefix.length()).strip();
+            }
+        }
+        return null;
+    }
+
     static Answer exchange(String host, int port, byte[] head, FuzzRequest.Body body, boolean headMethod,
                            int timeoutMillis) throws IOException {
         return exchange(host, port, head, body, headMethod, timeoutMillis, KEPT_BODY);

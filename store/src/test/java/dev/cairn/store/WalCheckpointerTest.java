@@ -89,6 +89,15 @@ class WalCheckpointerTest {
         }
     }
 
+    /** The table the tests fill, committed; the writer's auto-commit off, as the projector's is. */
+    private static void createFiller(Connection writer) throws Exception {
+        writer.setAutoCommit(false);
+        try (Statement s = writer.createStatement()) {
+            s.execute("CREATE TABLE filler (b BLOB)");
+        }
+        writer.commit();
+    }
+
     /** Writes {@code commits} transactions of 64 KB each, as the projector does. */
     private static void writeCommits(Connection writer, WalCheckpointer checkpointer, int commits) throws Exception {
         byte[] blob = new byte[64 * 1024];
@@ -115,11 +124,7 @@ class WalCheckpointerTest {
     void theLogFileIsEmptiedOnceTheWriterHasCommittedNothingForASecond() throws Exception {
         Path wal = dir.resolve("cairn.db-wal");
         try (Database db = Database.open("jdbc:sqlite:" + dir.resolve("cairn.db")); Connection writer = db.newWriter()) {
-            writer.setAutoCommit(false);
-            try (Statement s = writer.createStatement()) {
-                s.execute("CREATE TABLE filler (b BLOB)");
-            }
-            writer.commit();
+            createFiller(writer);
             try (WalCheckpointer checkpointer = WalCheckpointer.start(db, writer)) {
                 writeCommits(writer, checkpointer, 40); // ~2.6 MB of frames, under the size limit
                 long grown = Files.size(wal);
@@ -134,11 +139,7 @@ class WalCheckpointerTest {
     void aTransactionThatStaysOpenIsNotIdleAndItsLogIsLeftAlone() throws Exception {
         Path wal = dir.resolve("cairn.db-wal");
         try (Database db = Database.open("jdbc:sqlite:" + dir.resolve("cairn.db")); Connection writer = db.newWriter()) {
-            writer.setAutoCommit(false);
-            try (Statement s = writer.createStatement()) {
-                s.execute("CREATE TABLE filler (b BLOB)");
-            }
-            writer.commit();
+            createFiller(writer);
             try (WalCheckpointer checkpointer = WalCheckpointer.start(db, writer)) {
                 writeCommits(writer, checkpointer, 10);
                 checkpointer.afterBegin(); // a long transaction (a replay's batch on a large store) begins
