@@ -32,12 +32,13 @@ final class FullDiskTrials {
     /**
      * The tmpfs and the disk-reserve, as the README sizes the reserve: above what the projector still writes on the
      * disk once the log stops growing. With SQLite that includes its write-ahead log, which grows up to 256 MB
-     * between checkpoints; with PostgreSQL only the log is on this disk. The tmpfs is as small as that allows, so
-     * that a fill is quick.
+     * between checkpoints; with PostgreSQL only the log is on this disk. On SQLite the tmpfs also leaves room for
+     * the second database the replay builds at the end (20 trials leave ~100,000 statements: ~140 MB of log and
+     * ~300 MB of database, twice); each fill takes whatever is free, so a larger tmpfs only makes it longer.
      */
     private record Sizing(int megabytes, long reserve) {
         static Sizing of(String dialect) {
-            return dialect.equals("sqlite") ? new Sizing(768, 320L << 20) : new Sizing(256, 16L << 20);
+            return dialect.equals("sqlite") ? new Sizing(2048, 320L << 20) : new Sizing(256, 16L << 20);
         }
     }
 
