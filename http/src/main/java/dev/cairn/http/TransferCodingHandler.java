@@ -11,8 +11,8 @@ import java.util.Locale;
  * {@code identity} until the client closes the connection. Chunked not last, or in HTTP/1.0, leaves the body's
  * length unknown: 400. Chunked after another coding (gzip, ...): 501. Both close the connection after the answer,
  * since the rest of the request cannot be told from the next one. (Undertow itself refuses, with a bare 400, a
- * request with both Transfer-Encoding and Content-Length or either twice.) A chunked body's decoder is made to
- * leave a malformed body to its reader ({@link MalformedChunks}), which answers 400.
+ * request with both Transfer-Encoding and Content-Length or either twice.) A chunked body is decoded strictly
+ * ({@link StrictChunkedSource}, in place of Undertow's decoder), and its reader answers a malformed one with 400.
  */
 public final class TransferCodingHandler implements HttpHandler {
     private final HttpHandler next;
@@ -39,7 +39,7 @@ public final class TransferCodingHandler implements HttpHandler {
             refuse(exchange, 501, "transfer_coding.unsupported", "Cairn reads only the chunked transfer coding, "
                     + "not '" + value + "'; send the body chunked or with a Content-Length");
         } else {
-            MalformedChunks.answerable(exchange);
+            StrictChunkedSource.install(exchange);
             next.handleRequest(exchange);
         }
     }

@@ -175,4 +175,42 @@ class RequestFramingTest {
         }
         assertEquals(0, storedStatements());
     }
+
+    /**
+     * Found by the fuzzer: Undertow took any two bytes after a chunk's data for its CRLF and a line without hex digits
+     * for the last chunk, so "1", the first byte of a document and then the rest of it was stored as that one byte.
+     * Each body here is read otherwise by a strict parser (RFC 9112 section 7.1): 400, nothing stored.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {
+            "1;ext=\"open\r\n%s\r\n0\r\n\r\n", // the fuzzer's bytes: one byte of data, then the rest with no CRLF
+            "1\r\n%s\r\n0\r\n\r\n", // the same without the extension
+            "%x\r\n%sXX0\r\n\r\n", // two bytes that are not CRLF after the data
+            "%x\n%s\n0\n\n", // bare LFs
+            "%x;e=\u0001\r\n%s\r\n0\r\n\r\n", // a control character in an extension
+            "%x\r\n%s\r\n0\r\nX-Trailer: a\u0000b\r\n\r\n"}) // and in a trailer
+    void aChunkedBodyFramedOtherwiseThanRfc9112SaysGets400AndStoresNothing(String framing) throws Exception {
+        String body = framing.contains("%x") ? String.format(framing, STATEMENT.length(), STATEMENT)
+                : String.format(framing, STATEMENT);
+        try (RawConnection c = new RawConnection(lrs.cairn.port())) {
+            c.send(post("Transfer-Encoding: chunked\r\n") + body);
+            RawConnection.Response r = c.read(5_000);
+            assertEquals(400, r.status(), r.body());
+            assertEquals("body.unreadable", errorCode(r));
+            assertTrue(c.closedWithin(5_000), "the rest of the request cannot be told from the next one");
+        }
+        assertEquals(0, storedStatements());
+    }
+
+    @Test
+    void chunkExtensionsTrailersAndPipelinedRequestsAreReadAsRfc9112Allows() throws Exception {
+        try (RawConnection c = new RawConnection(lrs.cairn.port())) {
+            String chunked = post("Transfer-Encoding: chunked\r\n") + Integer.toHexString(STATEMENT.length())
+                    + " ; name=\"a quoted; value\";flag\r\n" + STATEMENT + "\r\n000\r\nX-Trailer: ok\r\n\r\n";
+            c.send(chunked + chunked); // two requests in one write: the second follows the first's last CRLF
+            assertEquals(200, c.read(5_000).status());
+            assertEquals(200, c.read(5_000).status());
+        }
+        assertEquals(2, storedStatements());
+    }
 }
