@@ -48,6 +48,7 @@ final class StrictChunkedSource extends AbstractStreamSourceConduit<StreamSource
     private long remaining;
     private int digits;
     private long total;
+    private boolean terminated;
 
     private StrictChunkedSource(StreamSourceConduit next, HttpServerExchange exchange, HttpServerConnection connection) {
         super(next);
@@ -85,7 +86,7 @@ final class StrictChunkedSource extends AbstractStreamSourceConduit<StreamSource
     @Override
     public int read(ByteBuffer dst) throws IOException {
         if (state == State.DONE) {
-            return -1;
+            return end();
         }
         PooledByteBuffer pooled = connection.getByteBufferPool().allocate();
         boolean handedBack = false;
@@ -126,16 +127,26 @@ final class StrictChunkedSource extends AbstractStreamSourceConduit<StreamSource
                 connection.ungetRequestBytes(pooled);
                 handedBack = true;
             }
-            if (state == State.DONE) {
-                Connectors.terminateRequest(exchange); // the next request on the connection may be read
-                return produced > 0 ? produced : -1;
-            }
-            return produced;
+            return state == State.DONE && produced == 0 ? end() : produced;
         } finally {
             if (!handedBack) {
                 pooled.close();
             }
         }
+    }
+
+    /**
+     * The body's end, told to the reader as -1 and to Undertow as the request's end (so the next request on the
+     * connection may be read), both at once: ending the request while its reader still holds data it has not seen
+     * end makes Undertow run the reader's last callback nested inside the one before (a 500, "cannot have both async
+     * IO resumed and dispatch() called in the same cycle").
+     */
+    private int end() {
+        if (!terminated) {
+            terminated = true;
+            Connectors.terminateRequest(exchange);
+        }
+        return -1;
     }
 
     @Override
