@@ -101,7 +101,8 @@ public final class EdgeReport {
         StringBuilder b = new StringBuilder();
         for (String m : memory) {
             int i = m.indexOf("RSS ");
-            b.append(b.length() == 0 ? "" : " → ").append(i < 0 ? "?" : m.substring(i + 4, m.indexOf(',', i)));
+            // up to the unit: the figure itself may hold a thousands separator ("RSS 1,026 MiB, heap ...")
+            b.append(b.length() == 0 ? "" : " → ").append(i < 0 ? "?" : m.substring(i + 4, m.indexOf(" MiB", i) + 4));
         }
         return b.toString();
     }
