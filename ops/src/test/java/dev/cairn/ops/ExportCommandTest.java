@@ -11,7 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.query.StatementExport;
-import dev.cairn.store.TestDatabase;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,43 +18,16 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@code cairn export} beside a running Cairn, on each database: it writes exactly what GET /statements returns
  * with the same filters across all its pages, as NDJSON or as CSV.
  */
-@ParameterizedClass(name = "{0}")
-@MethodSource("dev.cairn.store.TestDatabase#dialects")
-class ExportCommandTest {
-    @Parameter
-    String dialect;
+class ExportCommandTest extends LrsOnEachDatabase {
     @TempDir
     Path dir;
-    TestDatabase database;
-    TestLrs lrs;
-
-    @BeforeEach
-    void startLrs() throws Exception {
-        database = TestDatabase.create(dialect, dir);
-        lrs = new TestLrs(Files.createDirectories(dir.resolve("data")), database.url());
-    }
-
-    @AfterEach
-    void stop() {
-        if (lrs != null) {
-            lrs.close();
-        }
-        if (database != null) {
-            database.close();
-        }
-    }
 
     private ImportTestSupport.Run export(String... more) {
         List<String> args = new ArrayList<>(List.of("export", "--data", lrs.data.toString(), "--db", database.url()));
