@@ -14,7 +14,8 @@ import io.undertow.util.Methods;
  * an allowed origin gets the allow-origin and exposed headers before any handler runs, so every response carries
  * them, errors included; {@code Access-Control-Allow-Credentials} goes only to origins the operator listed. A
  * request from an origin the policy does not allow gets 403 and is not processed: its
- * preflight is refused, and a request a browser sends without one (a form post) changes nothing either.
+ * preflight is refused, and a request a browser sends without one (a form post) changes nothing either. The
+ * administrative API ({@code /admin/}) refuses every request with an Origin: CORS is off for it.
  */
 public final class CorsHandler implements HttpHandler {
     static final HttpString ALLOW_ORIGIN = new HttpString("Access-Control-Allow-Origin");
@@ -33,6 +34,8 @@ public final class CorsHandler implements HttpHandler {
     /** The response headers content may read: what xAPI defines, and what tells a client when to retry. */
     public static final String EXPOSED = "ETag, Last-Modified, Content-Type, X-Experience-API-Version, "
             + "X-Experience-API-Consistent-Through, Retry-After, Allow, Location";
+    /** Cairn's administrative API, which no browser content may call. */
+    static final String ADMIN_PREFIX = "/admin/";
     /** A preflight may name many headers; more than this is not a browser's. */
     private static final int MAX_REQUEST_HEADERS_LENGTH = 1024;
 
@@ -57,6 +60,12 @@ public final class CorsHandler implements HttpHandler {
             return;
         }
         boolean preflight = exchange.getRequestMethod().equals(Methods.OPTIONS) && request.contains(REQUEST_METHOD);
+        if (exchange.getRequestPath().startsWith(ADMIN_PREFIX)) {
+            Responses.error(exchange, 403, "cors.admin", "header Origin", "the administrative API under "
+                    + ADMIN_PREFIX + " answers no browser content (a request with an Origin header), whatever the "
+                    + "allowed origins; call it from a script or the command line");
+            return;
+        }
         if (!policy.allows(origin)) {
             Responses.error(exchange, 403, "cors.origin", "header Origin", "content from origin '" + origin
                     + "' may not call this LRS; its operator allows other origins (setting cors-origins)");

@@ -70,7 +70,8 @@ final class ExportCommand implements Callable<Integer> {
             return 1;
         }
         double seconds = (System.nanoTime() - started) / 1e9;
-        System.err.printf("cairn export: %,d statements in %.1f s (%,.0f/s)%n", n, seconds, n / Math.max(seconds, 1e-3));
+        System.err.printf("cairn export: %,d statements in %.1f s (%,.0f/s)%n", n, seconds,
+                n / Math.max(seconds, 1e-3));
         return 0;
     }
 
