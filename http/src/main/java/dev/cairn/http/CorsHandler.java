@@ -26,6 +26,7 @@ public final class CorsHandler implements HttpHandler {
     static final HttpString MAX_AGE = new HttpString("Access-Control-Max-Age");
     static final HttpString REQUEST_METHOD = new HttpString("Access-Control-Request-Method");
     static final HttpString REQUEST_HEADERS = new HttpString("Access-Control-Request-Headers");
+    static final HttpString SEC_FETCH_SITE = new HttpString("Sec-Fetch-Site");
 
     static final String METHODS = "GET, HEAD, PUT, POST, DELETE";
     /** The request headers xAPI clients send, and Cairn's own ({@code X-Cairn-Ack}). */
@@ -47,6 +48,15 @@ public final class CorsHandler implements HttpHandler {
         this.next = next;
     }
 
+    /**
+     * A request browser content made: it names its origin, or the browser says a page started it (an image or a
+     * navigation from a page sends no Origin, but Sec-Fetch-Site; a person typing the URL gets "none").
+     */
+    private static boolean fromBrowserContent(HeaderMap request, String origin) {
+        String site = request.getFirst(SEC_FETCH_SITE);
+        return origin != null || (site != null && !site.equals("none"));
+    }
+
     @Override
     public void handleRequest(HttpServerExchange exchange) throws Exception {
         HeaderMap request = exchange.getRequestHeaders();
@@ -55,17 +65,18 @@ public final class CorsHandler implements HttpHandler {
         if (!policy.anyOrigin()) {
             response.add(Headers.VARY, "Origin");
         }
+        if (exchange.getRequestPath().startsWith(ADMIN_PREFIX) && fromBrowserContent(request, origin)) {
+            Responses.error(exchange, 403, "cors.admin", origin != null ? "header Origin" : "header Sec-Fetch-Site",
+                    "the administrative API under " + ADMIN_PREFIX + " answers no browser content (a request with "
+                    + "an Origin header, or one a page started), whatever the allowed origins; call it from a "
+                    + "script or the command line");
+            return;
+        }
         if (origin == null) {
             next.handleRequest(exchange);
             return;
         }
         boolean preflight = exchange.getRequestMethod().equals(Methods.OPTIONS) && request.contains(REQUEST_METHOD);
-        if (exchange.getRequestPath().startsWith(ADMIN_PREFIX)) {
-            Responses.error(exchange, 403, "cors.admin", "header Origin", "the administrative API under "
-                    + ADMIN_PREFIX + " answers no browser content (a request with an Origin header), whatever the "
-                    + "allowed origins; call it from a script or the command line");
-            return;
-        }
         if (!policy.allows(origin)) {
             Responses.error(exchange, 403, "cors.origin", "header Origin", "content from origin '" + origin
                     + "' may not call this LRS; its operator allows other origins (setting cors-origins)");

@@ -56,15 +56,16 @@ public final class QueryParameters {
     }
 
     /**
-     * The parameters of a query string ({@code name=value&...}, percent-encoded, {@code +} for a space), as the
-     * server reads a request's: where a query string comes from elsewhere (a {@code more} token, a command line).
+     * The parameters of a query string ({@code name=value&...}, percent-encoded, {@code +} for a space, a leading
+     * {@code ?} and empty pieces skipped), as the server reads a request's: where a query string comes from
+     * elsewhere (a {@code more} token, a command line).
      */
     public static Map<String, Deque<String>> parse(String query) {
         Map<String, Deque<String>> params = new TreeMap<>();
-        if (query.isEmpty()) {
-            return params;
-        }
-        for (String pair : query.split("&", -1)) {
+        for (String pair : (query.startsWith("?") ? query.substring(1) : query).split("&")) {
+            if (pair.isEmpty()) {
+                continue; // as Undertow reads "a=1&&b=2" or a trailing "&"
+            }
             int eq = pair.indexOf('=');
             try {
                 String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);

@@ -98,6 +98,8 @@ class QueryParametersTest {
         assertEquals(List.of("two words", "again"), List.copyOf(p.get("note")));
         assertEquals("", QueryParameters.one(p, "flag"));
         assertTrue(QueryParameters.parse("").isEmpty());
+        assertEquals(Map.of("a", List.of("1"), "b", List.of("2")), QueryParameters.parse("?a=1&&b=2&").entrySet()
+                .stream().collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> List.copyOf(e.getValue()))));
     }
 
     @Test

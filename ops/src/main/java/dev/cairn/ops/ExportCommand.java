@@ -11,10 +11,16 @@ import dev.cairn.store.StoreException;
 import dev.cairn.xapi.XapiException;
 import dev.cairn.xapi.XapiVersion;
 import java.io.BufferedOutputStream;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -44,7 +50,8 @@ final class ExportCommand implements Callable<Integer> {
     StatementExport.Format format;
 
     @Option(names = "--output", paramLabel = "FILE",
-            description = "Write to FILE (replaced only once the export is whole) instead of standard output.")
+            description = "Write to FILE (readable by its owner only, and replaced only once the export is whole) "
+                    + "instead of standard output.")
     Path output;
 
     @Override
@@ -64,9 +71,9 @@ final class ExportCommand implements Callable<Integer> {
         long started = System.nanoTime();
         long n;
         try (Database db = Database.open(s.get(DB).jdbc(), null, 1)) {
-            n = output == null ? export(db, q, System.out) : exportToFile(db, q);
-        } catch (StoreException e) {
-            System.err.println("cairn export: " + e.getMessage());
+            n = output == null ? toStandardOutput(db, q) : toFile(db, q);
+        } catch (StoreException | IOException e) {
+            System.err.println("cairn export: stopped, the export is not whole: " + e.getMessage());
             return 1;
         }
         double seconds = (System.nanoTime() - started) / 1e9;
@@ -82,18 +89,41 @@ final class ExportCommand implements Callable<Integer> {
         return n;
     }
 
-    /** Writes beside {@link #output} and moves the file into place once whole, so a stopped export leaves none. */
-    private long exportToFile(Database db, StatementQuery q) throws IOException {
+    /**
+     * To standard output, failing at the first write it could not take (a full disk, a closed pipe): System.out
+     * swallows such errors, so each buffer written is checked.
+     */
+    private long toStandardOutput(Database db, StatementQuery q) throws IOException {
+        PrintStream stdout = System.out;
+        return export(db, q, new FilterOutputStream(stdout) {
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                stdout.write(b, off, len);
+                if (stdout.checkError()) {
+                    throw new IOException("standard output cannot be written (a full disk, or a closed pipe)");
+                }
+            }
+        });
+    }
+
+    /**
+     * Writes a new file of a name no one else can have chosen (readable by its owner only: statements hold personal
+     * data) beside {@link #output}, syncs it and moves it into place once whole; a stopped export (an error, Ctrl-C)
+     * deletes it, so {@link #output} is either the whole export or as it was.
+     */
+    private long toFile(Database db, StatementQuery q) throws IOException {
         Path target = output.toAbsolutePath();
-        Path partial = target.resolveSibling(target.getFileName() + ".partial");
-        try (OutputStream file = Files.newOutputStream(partial)) {
-            long n = export(db, q, file);
-            file.close();
-            Files.move(partial, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        Path partial = Files.createTempFile(target.getParent(), "." + target.getFileName() + ".", ".partial");
+        Thread cleanup = new Thread(() -> partial.toFile().delete(), "cairn-export-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup);
+        try (FileChannel file = FileChannel.open(partial, StandardOpenOption.WRITE)) {
+            long n = export(db, q, Channels.newOutputStream(file));
+            file.force(true);
+            Files.move(partial, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             return n;
         } finally {
             Files.deleteIfExists(partial);
+            Runtime.getRuntime().removeShutdownHook(cleanup);
         }
     }
 }

@@ -110,6 +110,20 @@ class AdminExportApiTest extends LrsOnEachDatabase {
                 .method("OPTIONS", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
         refused(preflight, 403, "cors.admin");
         assertTrue(preflight.headers().firstValue("Access-Control-Allow-Origin").isEmpty());
+        // an image or a navigation from a page sends no Origin, but the browser says a page started it
+        refused(export("", ADMIN, "Sec-Fetch-Site", "cross-site"), 403, "cors.admin");
+        refused(export("", ADMIN, "Sec-Fetch-Site", "same-site"), 403, "cors.admin");
+        assertEquals(200, export("", ADMIN, "Sec-Fetch-Site", "none").statusCode(), "a person typing the URL");
+    }
+
+    @Test
+    void http10IsRefusedSinceItsBodyEndsWhereAConnectionIsCut() throws Exception {
+        try (RawConnection c = new RawConnection(lrs.cairn.port())) {
+            c.send("GET /admin/export HTTP/1.0\r\nAuthorization: " + ADMIN + "\r\n\r\n");
+            RawConnection.Response r = c.read(5_000);
+            assertEquals(400, r.status(), r.body());
+            assertEquals("export.http_version", TestLrs.JSON.readTree(r.body()).get("error").asText());
+        }
     }
 
     @Test

@@ -144,6 +144,46 @@ class ExportCommandTest extends LrsOnEachDatabase {
     }
 
     @Test
+    void anExportThatCannotBePutInPlaceFailsAndLeavesNoPartialFile() throws Exception {
+        store(3);
+        awaitStatements(lrs, 3);
+        Path taken = Files.createDirectories(dir.resolve("taken")); // a directory with a file: no move replaces it
+        Files.writeString(taken.resolve("kept"), "kept");
+        ImportTestSupport.Run r = export("--output", taken.toString());
+        assertEquals(1, r.exitCode(), r.toString());
+        assertTrue(r.err().contains("not whole"), r.toString());
+        try (var listing = Files.list(dir)) {
+            assertEquals(List.of(taken), listing.filter(p -> !p.equals(lrs.data)).toList(), "no partial file left");
+        }
+        assertEquals("kept", Files.readString(taken.resolve("kept")));
+    }
+
+    @Test
+    void anExportToAStandardOutputThatFailsStopsWithExitCode1() throws Exception {
+        store(3);
+        awaitStatements(lrs, 3);
+        java.io.PrintStream out = System.out;
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream errBefore = System.err;
+        int code;
+        try {
+            System.setOut(new java.io.PrintStream(new java.io.OutputStream() { // a full disk, or a closed pipe
+                @Override
+                public void write(int b) throws java.io.IOException {
+                    throw new java.io.IOException("No space left on device");
+                }
+            }));
+            System.setErr(new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
+            code = Main.run("export", "--data", lrs.data.toString(), "--db", database.url());
+        } finally {
+            System.setOut(out);
+            System.setErr(errBefore);
+        }
+        assertEquals(1, code, err.toString(StandardCharsets.UTF_8));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("not whole"), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
     void aQueryGetStatementsWouldRefuseOrThatIsNoFilterIsRefusedNamingTheParameter() {
         for (String[] bad : List.of(new String[] {"statementId=" + UUID.randomUUID(), "statementId"},
                 new String[] {"limit=10", "limit"}, new String[] {"verb=not%20an%20IRI", "verb"},

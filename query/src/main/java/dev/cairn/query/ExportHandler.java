@@ -9,6 +9,7 @@ import dev.cairn.xapi.XapiVersion;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
+import io.undertow.util.Protocols;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -30,7 +31,7 @@ import org.xnio.IoUtils;
  * whatever the result's size, and a client that stops reading is dropped at the server's write timeout. At most
  * {@link #MAX_RUNNING} exports run at once (each holds a worker thread); another gets 429. An export that fails part
  * way (the database lost) closes the connection without the chunked body's end, so the client sees it cut short
- * rather than whole.
+ * rather than whole; for that reason it needs HTTP/1.1 (an HTTP/1.0 body ends where the connection does).
  */
 public final class ExportHandler implements HttpHandler {
     public static final String PATH = "/admin/export";
@@ -53,6 +54,12 @@ public final class ExportHandler implements HttpHandler {
 
     @Override
     public void handleRequest(HttpServerExchange exchange) throws IOException {
+        if (!exchange.getProtocol().equals(Protocols.HTTP_1_1)) {
+            Responses.error(exchange, 400, "export.http_version", "request line", "an export streams a chunked body, "
+                    + "which " + exchange.getProtocol() + " cannot carry (its end could not be told from a cut "
+                    + "connection); send HTTP/1.1 (behind nginx: proxy_http_version 1.1)");
+            return;
+        }
         Map<String, Deque<String>> params = new TreeMap<>(exchange.getQueryParameters());
         QueryParameters.check(params, PARAMETERS, "GET " + PATH);
         StatementExport.Format format = format(QueryParameters.one(params, "format"));

@@ -152,11 +152,16 @@ public final class StatementExport {
         if (display == null || display.isEmpty()) {
             return null;
         }
-        String v = display.get("en-US");
-        if (v == null) {
-            v = display.get("en");
+        String en = null;
+        for (Map.Entry<String, String> e : display.entrySet()) {
+            if (e.getKey().equalsIgnoreCase("en-US")) { // language tags are case-insensitive (RFC 5646 2.1.1)
+                return e.getValue();
+            }
+            if (en == null && e.getKey().equalsIgnoreCase("en")) {
+                en = e.getValue();
+            }
         }
-        return v != null ? v : display.values().iterator().next();
+        return en != null ? en : display.values().iterator().next();
     }
 
     private static String objectType(StatementObject o) {
