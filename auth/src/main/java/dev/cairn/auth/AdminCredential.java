@@ -45,7 +45,7 @@ public final class AdminCredential {
     private static void create(CredentialStore store, String key, String secret) {
         byte[] authority = ActorWriter.write(new Agent(key, new Ifi(Ifi.Kind.ACCOUNT, AUTHORITY_HOME_PAGE, key)));
         try {
-            store.insert(CredentialAuthenticator.newCredential(key, secret, Set.of("all"), authority));
+            store.insert(CredentialAuthenticator.newCredential(key, secret, Set.of("all", "admin"), authority));
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException("admin-credential: " + e.getMessage(), e);
         }

@@ -14,7 +14,8 @@ import io.undertow.util.Methods;
  * an allowed origin gets the allow-origin and exposed headers before any handler runs, so every response carries
  * them, errors included; {@code Access-Control-Allow-Credentials} goes only to origins the operator listed. A
  * request from an origin the policy does not allow gets 403 and is not processed: its
- * preflight is refused, and a request a browser sends without one (a form post) changes nothing either.
+ * preflight is refused, and a request a browser sends without one (a form post) changes nothing either. The
+ * administrative API ({@code /admin/}) refuses every request with an Origin: CORS is off for it.
  */
 public final class CorsHandler implements HttpHandler {
     static final HttpString ALLOW_ORIGIN = new HttpString("Access-Control-Allow-Origin");
@@ -25,6 +26,7 @@ public final class CorsHandler implements HttpHandler {
     static final HttpString MAX_AGE = new HttpString("Access-Control-Max-Age");
     static final HttpString REQUEST_METHOD = new HttpString("Access-Control-Request-Method");
     static final HttpString REQUEST_HEADERS = new HttpString("Access-Control-Request-Headers");
+    static final HttpString SEC_FETCH_SITE = new HttpString("Sec-Fetch-Site");
 
     static final String METHODS = "GET, HEAD, PUT, POST, DELETE";
     /** The request headers xAPI clients send, and Cairn's own ({@code X-Cairn-Ack}). */
@@ -33,6 +35,8 @@ public final class CorsHandler implements HttpHandler {
     /** The response headers content may read: what xAPI defines, and what tells a client when to retry. */
     public static final String EXPOSED = "ETag, Last-Modified, Content-Type, X-Experience-API-Version, "
             + "X-Experience-API-Consistent-Through, Retry-After, Allow, Location";
+    /** Cairn's administrative API, which no browser content may call. */
+    static final String ADMIN_PREFIX = "/admin/";
     /** A preflight may name many headers; more than this is not a browser's. */
     private static final int MAX_REQUEST_HEADERS_LENGTH = 1024;
 
@@ -44,6 +48,15 @@ public final class CorsHandler implements HttpHandler {
         this.next = next;
     }
 
+    /**
+     * A request browser content made: it names its origin, or the browser says a page started it (an image or a
+     * navigation from a page sends no Origin, but Sec-Fetch-Site; a person typing the URL gets "none").
+     */
+    private static boolean fromBrowserContent(HeaderMap request, String origin) {
+        String site = request.getFirst(SEC_FETCH_SITE);
+        return origin != null || (site != null && !site.equals("none"));
+    }
+
     @Override
     public void handleRequest(HttpServerExchange exchange) throws Exception {
         HeaderMap request = exchange.getRequestHeaders();
@@ -51,6 +64,13 @@ public final class CorsHandler implements HttpHandler {
         HeaderMap response = exchange.getResponseHeaders();
         if (!policy.anyOrigin()) {
             response.add(Headers.VARY, "Origin");
+        }
+        if (exchange.getRequestPath().startsWith(ADMIN_PREFIX) && fromBrowserContent(request, origin)) {
+            Responses.error(exchange, 403, "cors.admin", origin != null ? "header Origin" : "header Sec-Fetch-Site",
+                    "the administrative API under " + ADMIN_PREFIX + " answers no browser content (a request with "
+                    + "an Origin header, or one a page started), whatever the allowed origins; call it from a "
+                    + "script or the command line");
+            return;
         }
         if (origin == null) {
             next.handleRequest(exchange);

@@ -6,11 +6,14 @@ import dev.cairn.xapi.StatementParser;
 import dev.cairn.xapi.Timestamps;
 import dev.cairn.xapi.XapiException;
 import dev.cairn.xapi.XapiVersion;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The one check of a request's query parameters, for every resource: each name is one the resource takes, spelled
@@ -50,6 +53,30 @@ public final class QueryParameters {
                         + "' holds the NUL character (U+0000), which Cairn does not store");
             }
         }
+    }
+
+    /**
+     * The parameters of a query string ({@code name=value&...}, percent-encoded, {@code +} for a space, a leading
+     * {@code ?} and empty pieces skipped), as the server reads a request's: where a query string comes from
+     * elsewhere (a {@code more} token, a command line).
+     */
+    public static Map<String, Deque<String>> parse(String query) {
+        Map<String, Deque<String>> params = new TreeMap<>();
+        for (String pair : (query.startsWith("?") ? query.substring(1) : query).split("&")) {
+            if (pair.isEmpty()) {
+                continue; // as Undertow reads "a=1&&b=2" or a trailing "&"
+            }
+            int eq = pair.indexOf('=');
+            try {
+                String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+                String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+                params.computeIfAbsent(name, k -> new ArrayDeque<>()).add(value);
+            } catch (IllegalArgumentException e) {
+                throw new XapiException("parameter " + pair, "parameter.invalid", "'" + pair + "' is not percent-"
+                        + "encoded as a query string must be: " + e.getMessage());
+            }
+        }
+        return params;
     }
 
     /** The value of a parameter that {@link #check} let through, or null when it is absent. */

@@ -88,4 +88,24 @@ class QueryParametersTest {
         assertEquals("parameter agent", e.where());
         assertEquals("parameter.invalid", e.code());
     }
+
+    @Test
+    void aQueryStringReadsAsTheServerReadsOnePercentAndPlusDecodedRepeatsKept() {
+        Map<String, Deque<String>> p = QueryParameters.parse("verb=http%3A%2F%2Fexample.com%2Fv&agent=%7B%22a%22%7D"
+                + "&note=two+words&note=again&flag");
+        assertEquals("http://example.com/v", QueryParameters.one(p, "verb"));
+        assertEquals("{\"a\"}", QueryParameters.one(p, "agent"));
+        assertEquals(List.of("two words", "again"), List.copyOf(p.get("note")));
+        assertEquals("", QueryParameters.one(p, "flag"));
+        assertTrue(QueryParameters.parse("").isEmpty());
+        assertEquals(Map.of("a", List.of("1"), "b", List.of("2")), QueryParameters.parse("?a=1&&b=2&").entrySet()
+                .stream().collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> List.copyOf(e.getValue()))));
+    }
+
+    @Test
+    void aQueryStringWithABrokenPercentEscapeIsRefusedNamingIt() {
+        XapiException e = assertThrows(XapiException.class, () -> QueryParameters.parse("verb=%zz"));
+        assertEquals("parameter.invalid", e.code());
+        assertTrue(e.getMessage().contains("verb=%zz"), e.getMessage());
+    }
 }

@@ -49,6 +49,7 @@ import dev.cairn.projector.WatermarkPoller;
 import dev.cairn.query.ActivitiesHandler;
 import dev.cairn.query.AgentsHandler;
 import dev.cairn.query.DocumentReadHandler;
+import dev.cairn.query.ExportHandler;
 import dev.cairn.query.OnWorker;
 import dev.cairn.query.StatementQueryHandler;
 import dev.cairn.store.CredentialStore;
@@ -164,9 +165,11 @@ public final class Cairn implements AutoCloseable {
                 for (DocumentKey.Kind kind : DocumentKey.Kind.values()) {
                     documentReads.put(kind, new OnWorker(new DocumentReadHandler(kind, documents)));
                 }
-                reads = new HttpApi.Reads(new OnWorker(new StatementQueryHandler(new StatementReader(db), documents,
-                        s.get(DEFAULT_LIMIT), s.get(MAX_LIMIT), s.get(MAX_PAGE_BYTES))), documentReads, new OnWorker(new ActivitiesHandler(documents)),
-                        new OnWorker(new AgentsHandler(documents)));
+                StatementReader statements = new StatementReader(db);
+                reads = new HttpApi.Reads(new OnWorker(new StatementQueryHandler(statements, documents,
+                        s.get(DEFAULT_LIMIT), s.get(MAX_LIMIT), s.get(MAX_PAGE_BYTES))), documentReads,
+                        new OnWorker(new ActivitiesHandler(documents)), new OnWorker(new AgentsHandler(documents)),
+                        new OnWorker(new ExportHandler(statements)));
             }
 
             CorsPolicy cors = s.get(CORS_ORIGINS).withMaxAge(s.get(CORS_MAX_AGE));

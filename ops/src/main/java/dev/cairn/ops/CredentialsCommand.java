@@ -39,7 +39,8 @@ final class CredentialsCommand {
 
         @Option(names = "--scope", split = ",", required = true,
                 description = "Scopes granted: statements/write, statements/read, statements/read/mine, all/read, "
-                        + "all, state, define, profile (repeat or separate with commas).")
+                        + "all, state, define, profile (repeat or separate with commas); and admin, Cairn's "
+                        + "administrative API (/admin/, export), which all does not grant.")
         List<String> scopes;
 
         @Option(names = "--name", description = "A name for the credential's authority Agent (default: the key).")

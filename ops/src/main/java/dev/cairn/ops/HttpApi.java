@@ -16,6 +16,7 @@ import dev.cairn.http.ScopeHandler;
 import dev.cairn.http.TransferCodingHandler;
 import dev.cairn.http.VersionHandler;
 import dev.cairn.query.AboutHandler;
+import dev.cairn.query.ExportHandler;
 import dev.cairn.query.StatementQueryHandler;
 import dev.cairn.store.Database;
 import dev.cairn.xapi.DocumentKey;
@@ -42,9 +43,9 @@ final class HttpApi {
     record Writes(HttpHandler statements, Map<DocumentKey.Kind, HttpHandler> documents) {
     }
 
-    /** The handlers of the read side (query). */
+    /** The handlers of the read side (query), and the administrative API's export. */
     record Reads(HttpHandler statements, Map<DocumentKey.Kind, HttpHandler> documents, HttpHandler activities,
-                 HttpHandler agents) {
+                 HttpHandler agents, HttpHandler export) {
     }
 
     // The scopes each kind of request accepts (xAPI 1.0.3 Communication 4.2); "all" grants everything.
@@ -85,7 +86,10 @@ final class HttpApi {
                 .addExactPath("/xapi/activities", readOnly(auth, fallbackVersion, maxBodyBytes, unauthenticated,
                         scoped(READ_DEFINITIONS, reads.activities())))
                 .addExactPath("/xapi/agents", readOnly(auth, fallbackVersion, maxBodyBytes, unauthenticated,
-                        scoped(READ_DEFINITIONS, reads.agents())));
+                        scoped(READ_DEFINITIONS, reads.agents())))
+                // not xAPI: no version header needed, and only the admin scope, which "all" does not grant
+                .addExactPath(ExportHandler.PATH, new AllowedMethods(List.of("GET"), new BasicAuthHandler(auth,
+                        scoped(List.of(Scope.ADMIN), reads.export()))));
         String[][] documentPaths = {{"/xapi/activities/state", "STATE"}, {"/xapi/activities/profile", "ACTIVITY_PROFILE"},
                 {"/xapi/agents/profile", "AGENT_PROFILE"}};
         for (String[] d : documentPaths) {
@@ -137,7 +141,7 @@ final class HttpApi {
 
     private static Reads elsewhereReads() {
         HttpHandler elsewhere = elsewhere("reads", "query");
-        return new Reads(elsewhere, everyDocument(elsewhere), elsewhere, elsewhere);
+        return new Reads(elsewhere, everyDocument(elsewhere), elsewhere, elsewhere, elsewhere);
     }
 
     private static Map<DocumentKey.Kind, HttpHandler> everyDocument(HttpHandler handler) {

@@ -38,8 +38,8 @@ final class SettingTable {
             "TCP port to listen on; 0 picks a free one", count("port", 0, 65535), constant(8080));
     static final Setting<KeyAndSecret> ADMIN_CREDENTIAL = new Setting<>("admin-credential", "KEY:SECRET",
             "generated on first start",
-            "A credential with every scope, created if missing; as a flag the secret shows in the process list, so "
-                    + "prefer the environment or --admin-credential-file",
+            "A credential with every scope (all, and admin), created if missing; as a flag the secret shows in the "
+                    + "process list, so prefer the environment or --admin-credential-file",
             text -> KeyAndSecret.parse(text, "admin-credential"), SettingTable::adminCredentialFromFile);
     static final Setting<Path> ADMIN_CREDENTIAL_FILE = new Setting<>("admin-credential-file", "FILE", "none",
             "A file (keep it 0600) whose first line is the admin credential's KEY:SECRET", path(), constant(null));

@@ -55,8 +55,10 @@ class CredentialScopeTest {
     private static final Case WRITE_PROFILE = new Case("PUT", DocumentApiTest.agentProfile("p") , "{}");
     private static final Case READ_PROFILE = new Case("GET", DocumentApiTest.activityProfile("p"), null);
     private static final Case READ_ACTIVITY = new Case("GET", "/xapi/activities?activityId=http://example.com/a", null);
+    private static final Case EXPORT = new Case("GET", "/admin/export", null);
     private static final List<Case> ALL_CASES = List.of(WRITE_STATEMENT, READ_STATEMENTS, WRITE_STATE, READ_STATE,
-            WRITE_PROFILE, READ_PROFILE, READ_ACTIVITY);
+            WRITE_PROFILE, READ_PROFILE, READ_ACTIVITY, EXPORT);
+    private static final List<Case> XAPI_CASES = ALL_CASES.subList(0, ALL_CASES.size() - 1);
 
     private void assertScope(String scope, List<Case> allowed) throws Exception {
         String credential = lrs.credentials("create", "--scope", scope);
@@ -97,8 +99,13 @@ class CredentialScopeTest {
     }
 
     @Test
-    void allDoesEverything() throws Exception {
-        assertScope("all", ALL_CASES);
+    void allDoesEverythingXapiDoesButNotTheAdministrativeApi() throws Exception {
+        assertScope("all", XAPI_CASES);
+    }
+
+    @Test
+    void adminReachesTheAdministrativeApiAndNothingOfXapi() throws Exception {
+        assertScope("admin", List.of(EXPORT));
     }
 
     @Test

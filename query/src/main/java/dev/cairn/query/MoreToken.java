@@ -1,11 +1,10 @@
 package dev.cairn.query;
 
+import dev.cairn.http.QueryParameters;
 import dev.cairn.xapi.NonNegativeIntegers;
 import dev.cairn.xapi.XapiException;
-import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.Base64;
 import java.util.Deque;
 import java.util.Map;
@@ -33,19 +32,10 @@ public record MoreToken(Map<String, Deque<String>> params, long cursor) {
 
     public static MoreToken decode(String token) {
         try {
-            String text = new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
-            Map<String, Deque<String>> params = new TreeMap<>();
-            long cursor = -1;
-            for (String pair : text.split("&")) {
-                int eq = pair.indexOf('=');
-                String name = URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8);
-                String value = URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
-                if (name.equals(CURSOR)) {
-                    cursor = NonNegativeIntegers.parse(value);
-                } else {
-                    params.computeIfAbsent(name, k -> new ArrayDeque<>()).add(value);
-                }
-            }
+            Map<String, Deque<String>> params = QueryParameters.parse(
+                    new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8));
+            Deque<String> cursors = params.remove(CURSOR);
+            long cursor = cursors == null || cursors.size() != 1 ? -1 : NonNegativeIntegers.parse(cursors.getFirst());
             if (cursor <= 0) {
                 throw new IllegalArgumentException("no cursor");
             }
