@@ -39,6 +39,11 @@ final class StrictChunkedSource extends AbstractStreamSourceConduit<StreamSource
 
     /** A size past this many hex digits is refused before it can overflow (no body is near 2^60 bytes). */
     private static final int MAX_SIZE_DIGITS = 15;
+    /**
+     * Bytes of chunk extensions and trailers a body may hold in all, which no data limit counts: without it, a
+     * client could send one endless extension (or endless trailers) and keep a connection's reading going.
+     */
+    private static final int MAX_FIELD_BYTES = 8 * 1024;
     /** What Undertow's decoder reads from: the connection's bytes. */
     private static final Field NEXT = next();
 
@@ -48,6 +53,7 @@ final class StrictChunkedSource extends AbstractStreamSourceConduit<StreamSource
     private long remaining;
     private int digits;
     private long total;
+    private int fieldBytes;
     private boolean terminated;
 
     private StrictChunkedSource(StreamSourceConduit next, HttpServerExchange exchange, HttpServerConnection connection) {
@@ -260,6 +266,9 @@ final class StrictChunkedSource extends AbstractStreamSourceConduit<StreamSource
 
     /** A byte of an extension or a trailer line: no control character but HTAB (a bare LF ends no line here). */
     private void fieldByte(byte b, String where) throws IOException {
+        if (++fieldBytes > MAX_FIELD_BYTES) {
+            throw malformed("chunk extensions and trailers hold more than " + MAX_FIELD_BYTES + " bytes");
+        }
         if ((b >= 0 && b < 0x20 && b != '\t') || b == 0x7f) {
             throw malformed("a control character (byte " + (b & 0xff) + ") in " + where);
         }

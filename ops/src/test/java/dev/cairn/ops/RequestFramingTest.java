@@ -233,4 +233,21 @@ class RequestFramingTest {
         }
         assertEquals(3, storedStatements());
     }
+
+    /** Extensions and trailers are read and ignored, so no data limit counts them: their own bound does. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"%x;e=%s\r\n%s\r\n0\r\n\r\n",
+            "%x\r\n%s\r\n0\r\nX-T: %s\r\n\r\n"})
+    void chunkExtensionsOrTrailersPastTheirBoundGet400AndStoreNothing(String framing) throws Exception {
+        String huge = "a".repeat(8 * 1024 + 1); // one byte past StrictChunkedSource.MAX_FIELD_BYTES
+        String body = framing.startsWith("%x;") ? String.format(framing, STATEMENT.length(), huge, STATEMENT)
+                : String.format(framing, STATEMENT.length(), STATEMENT, huge);
+        try (RawConnection c = new RawConnection(lrs.cairn.port())) {
+            c.send(post("Transfer-Encoding: chunked\r\n") + body);
+            RawConnection.Response r = c.read(5_000);
+            assertEquals(400, r.status(), r.body());
+            assertEquals("body.unreadable", errorCode(r));
+        }
+        assertEquals(0, storedStatements());
+    }
 }
