@@ -1,9 +1,10 @@
 package dev.cairn.ops;
 
 import static dev.cairn.ops.ImportTestSupport.awaitStatements;
-import static dev.cairn.ops.Statements.ATTEMPTED;
+import static dev.cairn.ops.ImportTestSupport.ndjsonLines;
+import static dev.cairn.ops.ImportTestSupport.postLearnerStatements;
+import static dev.cairn.ops.ImportTestSupport.statements;
 import static dev.cairn.ops.Statements.COMPLETED;
-import static dev.cairn.ops.Statements.statement;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,7 +15,6 @@ import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -36,30 +36,13 @@ class AdminExportApiTest extends LrsOnEachDatabase {
         return lrs.http.send(r.GET().build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** Every statement GET /statements returns for {@code query}, following more links (small pages, to page). */
     private List<JsonNode> get(String query) throws Exception {
-        List<JsonNode> all = new ArrayList<>();
-        String next = "/xapi/statements?limit=5" + (query.isEmpty() ? "" : "&" + query);
-        while (next != null && !next.isEmpty()) {
-            JsonNode page = TestLrs.json(lrs.get(next));
-            page.get("statements").forEach(all::add);
-            next = page.path("more").asText("");
-        }
-        return all;
-    }
-
-    private static List<JsonNode> lines(String ndjson) throws Exception {
-        List<JsonNode> out = new ArrayList<>();
-        for (String line : ndjson.split("\n")) {
-            out.add(TestLrs.JSON.readTree(line));
-        }
-        return out;
+        return statements(lrs, "limit=5" + (query.isEmpty() ? "" : "&" + query));
     }
 
     private void store(int n) throws Exception {
-        for (int i = 0; i < n; i++) {
-            assertEquals(200, lrs.post(statement("learner" + (i % 3) + "@example.com", i % 2 == 0 ? COMPLETED
-                    : ATTEMPTED, "http://example.com/course/" + (i % 4))).statusCode());
-        }
+        postLearnerStatements(lrs, n);
         awaitStatements(lrs, n);
     }
 
@@ -75,8 +58,8 @@ class AdminExportApiTest extends LrsOnEachDatabase {
         HttpResponse<String> r = export(query, ADMIN);
         assertEquals(200, r.statusCode(), r.body());
         assertEquals("application/x-ndjson", r.headers().firstValue("Content-Type").orElse(""));
-        assertEquals(get(query.substring(1)), lines(r.body()));
-        assertEquals(6, lines(r.body()).size());
+        assertEquals(get(query.substring(1)), ndjsonLines(r.body()));
+        assertEquals(6, ndjsonLines(r.body()).size());
     }
 
     @Test

@@ -1,8 +1,10 @@
 package dev.cairn.ops;
 
 import static dev.cairn.ops.ImportTestSupport.awaitStatements;
+import static dev.cairn.ops.ImportTestSupport.ndjsonLines;
+import static dev.cairn.ops.ImportTestSupport.postLearnerStatements;
+import static dev.cairn.ops.ImportTestSupport.statements;
 import static dev.cairn.ops.ImportTestSupport.run;
-import static dev.cairn.ops.Statements.ATTEMPTED;
 import static dev.cairn.ops.Statements.COMPLETED;
 import static dev.cairn.ops.Statements.statement;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -37,29 +39,11 @@ class ExportCommandTest extends LrsOnEachDatabase {
 
     /** Every statement GET /statements returns for {@code query}, following more links (small pages, to page). */
     private List<JsonNode> get(String query) throws Exception {
-        List<JsonNode> all = new ArrayList<>();
-        String next = "/xapi/statements?limit=7" + (query.isEmpty() ? "" : "&" + query);
-        while (next != null && !next.isEmpty()) {
-            JsonNode page = TestLrs.json(lrs.get(next));
-            page.get("statements").forEach(all::add);
-            next = page.path("more").asText("");
-        }
-        return all;
-    }
-
-    private static List<JsonNode> lines(String ndjson) throws Exception {
-        List<JsonNode> out = new ArrayList<>();
-        for (String line : ndjson.split("\n")) {
-            out.add(TestLrs.JSON.readTree(line));
-        }
-        return out;
+        return statements(lrs, "limit=7" + (query.isEmpty() ? "" : "&" + query));
     }
 
     private void store(int n) throws Exception {
-        for (int i = 0; i < n; i++) {
-            assertEquals(200, lrs.post(statement("learner" + (i % 3) + "@example.com", i % 2 == 0 ? COMPLETED
-                    : ATTEMPTED, "http://example.com/course/" + (i % 4))).statusCode());
-        }
+        postLearnerStatements(lrs, n);
     }
 
     @Test
@@ -74,7 +58,7 @@ class ExportCommandTest extends LrsOnEachDatabase {
 
         ImportTestSupport.Run r = export();
         assertEquals(0, r.exitCode(), r.toString());
-        List<JsonNode> exported = lines(r.out());
+        List<JsonNode> exported = ndjsonLines(r.out());
         assertEquals(get(""), exported);
         assertEquals(26, exported.size());
         assertFalse(r.out().contains(voided + "\",\"stored"), "the voided statement is left out");
@@ -93,7 +77,7 @@ class ExportCommandTest extends LrsOnEachDatabase {
             assertEquals(0, r.exitCode(), r.toString());
             List<JsonNode> expected = get(query);
             assertFalse(expected.isEmpty(), query);
-            assertEquals(expected, lines(r.out()), query);
+            assertEquals(expected, ndjsonLines(r.out()), query);
         }
     }
 
@@ -106,7 +90,7 @@ class ExportCommandTest extends LrsOnEachDatabase {
         ImportTestSupport.Run r = export();
         assertEquals(0, r.exitCode(), r.toString());
         assertEquals(1, r.out().split("\n").length, r.out());
-        assertEquals(get(""), lines(r.out()));
+        assertEquals(get(""), ndjsonLines(r.out()));
     }
 
     @Test
@@ -138,7 +122,7 @@ class ExportCommandTest extends LrsOnEachDatabase {
         Path file = dir.resolve("out.ndjson");
         ImportTestSupport.Run r = export("--output", file.toString());
         assertEquals(0, r.exitCode(), r.toString());
-        assertEquals(get(""), lines(Files.readString(file)));
+        assertEquals(get(""), ndjsonLines(Files.readString(file)));
         assertTrue(r.err().contains("3 statements"), r.toString());
         assertFalse(Files.exists(dir.resolve("out.ndjson.partial")));
     }

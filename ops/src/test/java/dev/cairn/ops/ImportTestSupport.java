@@ -65,14 +65,37 @@ final class ImportTestSupport {
 
     /** Every statement the LRS serves (following more links), oldest first. */
     static List<JsonNode> allStatements(TestLrs lrs) throws Exception {
+        return statements(lrs, "ascending=true&limit=1000");
+    }
+
+    /** Every statement GET /statements returns for {@code query} (its query string), following more links. */
+    static List<JsonNode> statements(TestLrs lrs, String query) throws Exception {
         List<JsonNode> all = new ArrayList<>();
-        String next = "/xapi/statements?ascending=true&limit=1000";
+        String next = "/xapi/statements?" + query;
         while (next != null && !next.isEmpty()) {
             JsonNode page = TestLrs.json(lrs.get(next));
             page.get("statements").forEach(all::add);
             next = page.path("more").asText("");
         }
         return all;
+    }
+
+    /** Each line of an NDJSON text as JSON. */
+    static List<JsonNode> ndjsonLines(String ndjson) throws Exception {
+        List<JsonNode> out = new ArrayList<>();
+        for (String line : ndjson.split("\n")) {
+            out.add(TestLrs.JSON.readTree(line));
+        }
+        return out;
+    }
+
+    /** Posts {@code n} statements of 3 learners, 2 verbs and 4 activities, each answered 200. */
+    static void postLearnerStatements(TestLrs lrs, int n) throws Exception {
+        for (int i = 0; i < n; i++) {
+            org.junit.jupiter.api.Assertions.assertEquals(200, lrs.post(Statements.statement("learner" + (i % 3)
+                    + "@example.com", i % 2 == 0 ? Statements.COMPLETED : Statements.ATTEMPTED,
+                    "http://example.com/course/" + (i % 4))).statusCode());
+        }
     }
 
     /**
