@@ -3,57 +3,58 @@ package dev.cairn.log.chronicle;
 import dev.cairn.log.LogFullException;
 import java.io.File;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
-import net.openhft.posix.PosixAPI;
+import java.nio.file.StandardOpenOption;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reserves disk blocks ahead of the appender in the current cycle file (fallocate), so that a full disk is an
- * error before an entry is written instead of a SIGBUS while Chronicle writes it through its memory map (which the
- * JVM reports as an {@link InternalError} and which tears the entry). One system call per {@link #AHEAD} bytes.
- * Where fallocate is missing the appender runs without it, relying on the free-space reserve.
+ * Writes the blocks ahead of the appender in the current cycle file before Chronicle does, with zeros, and syncs
+ * them, so that:
+ * <ul>
+ *   <li>a full disk is an error before an entry is written instead of a SIGBUS while Chronicle writes it through
+ *       its memory map (which the JVM reports as an {@link InternalError} and which tears the entry);</li>
+ *   <li>each sync of an entry writes its data pages only. Blocks that are merely reserved (fallocate) are
+ *       "unwritten" extents, and the first write into one converts it, a metadata change that makes every sync a
+ *       journal commit as well: on this project's machines a 4 KiB synchronous overwrite of written blocks took 0.12
+ *       ms, of fallocated ones 0.21 ms, of new ones 0.24 ms. Databases zero-fill their write-ahead logs for the same
+ *       reason (PostgreSQL's WAL segments).</li>
+ * </ul>
+ * One write of {@link #AHEAD} bytes and one fdatasync per {@link #AHEAD} bytes of log. Where the file cannot be
+ * opened the appender runs without it, relying on the free-space reserve.
  */
 final class Preallocation implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Preallocation.class);
-    /** How far ahead of an entry's end blocks are reserved when they run out. */
+    /** How far ahead of an entry's end blocks are written when they run out. */
     static final long AHEAD = 8L << 20;
     /** Room kept after an entry for what Chronicle writes past it (index arrays). */
     static final long SLACK = 1L << 20;
-    private static final int O_RDWR = 2;
+    private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(1 << 20);
 
-    private PosixAPI posix;
+    private boolean enabled = true;
     private File file;
-    private int fd = -1;
+    private FileChannel channel;
     private long reservedTo;
 
-    Preallocation() {
-        try {
-            posix = PosixAPI.posix();
-        } catch (RuntimeException | LinkageError e) {
-            disable("no POSIX access: " + e);
-        }
-    }
-
     /**
-     * Makes sure the blocks of {@code file} from {@code from} to {@code to} (plus slack) exist.
+     * Makes sure the blocks of {@code file} from {@code from} to {@code to} (plus slack) are written and synced.
+     * Nothing at or after {@code from} holds an entry yet: Chronicle writes only at its write position, on the thread
+     * that calls this, so the zeros replace zeros.
      *
      * @throws LogFullException when the filesystem has no room for them
      */
     void reserve(File f, long from, long to) {
-        if (posix == null || f == null) {
+        if (!enabled || f == null) {
             return;
         }
         if (!f.equals(file)) {
             close();
             try {
-                fd = posix.open(f.getPath(), O_RDWR, 0);
-            } catch (RuntimeException e) {
+                channel = FileChannel.open(f.toPath(), StandardOpenOption.WRITE);
+            } catch (IOException | UnsupportedOperationException e) {
                 disable("cannot open " + f + ": " + e);
-                return;
-            }
-            if (fd < 0) {
-                disable("cannot open " + f + ": errno " + posix.lastError());
                 return;
             }
             file = f;
@@ -64,12 +65,17 @@ final class Preallocation implements AutoCloseable {
         }
         long start = Math.max(from, reservedTo);
         long end = to + SLACK + AHEAD;
-        if (posix.fallocate(fd, 0, start, end - start) != 0) {
-            // The binding does not report errno reliably: a disk without the room is full, anything else is not.
+        try {
+            for (long at = start; at < end; ) {
+                ByteBuffer zeros = ZEROS.duplicate().limit((int) Math.min(ZEROS.capacity(), end - at));
+                at += channel.write(zeros, at);
+            }
+            channel.force(false);
+        } catch (IOException e) {
             if (usable(f) < end - start) {
                 throw new LogFullException("the log's disk has no room for the next " + (end - start) + " bytes");
             }
-            disable("fallocate failed with errno " + posix.lastError());
+            disable("writing ahead failed: " + e);
             return;
         }
         reservedTo = end;
@@ -86,14 +92,18 @@ final class Preallocation implements AutoCloseable {
     private void disable(String why) {
         LOG.warn("log preallocation is off ({}); a full disk is refused by the free-space reserve only", why);
         close();
-        posix = null;
+        enabled = false;
     }
 
     @Override
     public void close() {
-        if (fd >= 0) {
-            posix.close(fd);
-            fd = -1;
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException e) {
+                LOG.debug("closing {}: {}", file, e.toString());
+            }
+            channel = null;
         }
         file = null;
     }

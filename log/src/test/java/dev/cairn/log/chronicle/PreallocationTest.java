@@ -1,0 +1,66 @@
+package dev.cairn.log.chronicle;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cairn.log.LogAppender;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The blocks ahead of the appender are written before Chronicle writes into them, not merely reserved: a sync of an
+ * entry then writes its data pages and needs no journal commit to convert an "unwritten" extent. Read with
+ * {@code filefrag -v} (e2fsprogs), which lists each extent of a file and flags those still unwritten.
+ */
+class PreallocationTest {
+    /** One extent of {@code filefrag -v}: "  0:  0..  2047:  34816..  36863:  2048:  unwritten,eof". */
+    private static final Pattern EXTENT = Pattern.compile("^\\s*\\d+:\\s*(\\d+)\\.\\.\\s*(\\d+):.*?:\\s*(\\S*)$");
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void theBlocksAheadOfTheAppenderAreWrittenNotMerelyReserved() throws Exception {
+        Path dir = tmp.resolve("log");
+        try (ChronicleLog log = ChronicleLog.open(dir); LogAppender appender = log.appender()) {
+            appender.append(FullDiskTest.event(1_000));
+            appender.sync();
+        }
+        Path cycle;
+        try (Stream<Path> files = Files.list(dir)) {
+            cycle = files.filter(p -> p.toString().endsWith(".cq4")).findFirst().orElseThrow();
+        }
+        long blockBytes = 4096;
+        long writtenBlocks = 0;
+        for (String line : filefrag(cycle)) {
+            Matcher m = EXTENT.matcher(line);
+            if (m.find()) {
+                long first = Long.parseLong(m.group(1));
+                long last = Long.parseLong(m.group(2));
+                if (first * blockBytes < Preallocation.AHEAD) {
+                    assertTrue(!m.group(3).contains("unwritten"), "an unwritten extent ahead of the appender: " + line);
+                    writtenBlocks += last - first + 1;
+                }
+            }
+        }
+        assertTrue(writtenBlocks * blockBytes >= Preallocation.AHEAD,
+                "the first " + Preallocation.AHEAD + " bytes are written, found " + writtenBlocks + " blocks");
+    }
+
+    private static List<String> filefrag(Path file) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("filefrag", "-b4096", "-v", file.toString()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "filefrag did not finish");
+        assertEquals(0, p.exitValue(), "filefrag (e2fsprogs) on " + file + ": " + out);
+        return out.lines().toList();
+    }
+}
