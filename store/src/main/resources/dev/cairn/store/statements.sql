@@ -201,3 +201,43 @@ SELECT id FROM filter_key WHERE kind = ?
 -- name: all_filter_keys
 -- The projector's key cache, filled whenever every stored key fits in it.
 SELECT id, kind, value FROM filter_key
+
+-- name: insert_forward_target
+INSERT INTO forward_target (name, kind, url, credential, secret, filter, batch_size, max_delay_ms, paused, log_position,
+    created_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+
+-- name: list_forward_targets
+SELECT name, kind, url, credential, secret, filter, batch_size, max_delay_ms, paused, log_position FROM forward_target
+ORDER BY created_ms, name
+
+-- name: pause_forward_target
+UPDATE forward_target SET paused = ? WHERE name = ?
+
+-- name: delete_forward_target
+DELETE FROM forward_target WHERE name = ?
+
+-- name: delete_forward_dead_letters
+DELETE FROM forward_dead_letter WHERE target = ?
+
+-- name: start_forward_cursor
+UPDATE forward_target SET log_position = ? WHERE name = ? AND log_position IS NULL
+
+-- name: advance_forward_cursor
+UPDATE forward_target SET log_position = ? WHERE name = ? AND log_position = ?
+
+-- name: insert_forward_dead_letter
+INSERT INTO forward_dead_letter (target, last_position, statements, body, status, response, at_ms)
+VALUES (?, ?, ?, ?, ?, ?, ?)
+
+-- name: list_forward_dead_letters
+SELECT id, target, last_position, statements, status, response, at_ms FROM forward_dead_letter
+WHERE target = ? ORDER BY id
+
+-- name: forward_dead_letter_by_id
+SELECT id, target, last_position, statements, status, response, at_ms, body FROM forward_dead_letter WHERE id = ?
+
+-- name: delete_forward_dead_letter
+DELETE FROM forward_dead_letter WHERE id = ?
+
+-- name: update_forward_dead_letter
+UPDATE forward_dead_letter SET status = ?, response = ?, at_ms = ? WHERE id = ?

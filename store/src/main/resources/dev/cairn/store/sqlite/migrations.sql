@@ -147,3 +147,33 @@ INSERT OR IGNORE INTO statement_attachment (statement_id, sha2)
 SELECT s.id, lower(json_extract(a.value, '$.sha2'))
 FROM statement s, json_each(CAST(s.json AS TEXT), '$.object.attachments') a
 WHERE EXISTS (SELECT 1 FROM attachment) AND instr(s.json, CAST('"attachments"' AS BLOB)) > 0 AND lower(json_extract(a.value, '$.sha2')) IN (SELECT sha2 FROM attachment)
+
+-- name: 8
+-- Forwarding (issue 21): the targets statements are forwarded to, each with its cursor in the log (log_position:
+-- the last entry it has delivered or passed over; NULL until its forwarder starts it at the log's end), and the
+-- batches a target refused with a 4xx (dead letters), kept with its answer until retried or dropped. Not derived
+-- from the log: replay leaves these tables alone.
+CREATE TABLE forward_target (
+    name         TEXT    PRIMARY KEY,
+    kind         TEXT    NOT NULL,
+    url          TEXT    NOT NULL,
+    credential   TEXT,
+    secret       TEXT,
+    filter       TEXT    NOT NULL,
+    batch_size   INTEGER NOT NULL,
+    max_delay_ms INTEGER NOT NULL,
+    paused       INTEGER NOT NULL,
+    log_position INTEGER,
+    created_ms   INTEGER NOT NULL
+);
+CREATE TABLE forward_dead_letter (
+    id             INTEGER PRIMARY KEY AUTOINCREMENT,
+    target         TEXT    NOT NULL,
+    last_position  INTEGER NOT NULL,
+    statements     INTEGER NOT NULL,
+    body           BLOB    NOT NULL,
+    status         INTEGER NOT NULL,
+    response       TEXT    NOT NULL,
+    at_ms          INTEGER NOT NULL
+);
+CREATE INDEX forward_dead_letter_target ON forward_dead_letter (target, id)

@@ -1,0 +1,266 @@
+package dev.cairn.forward;
+
+import dev.cairn.log.EventLog;
+import dev.cairn.log.LogEntry;
+import dev.cairn.log.LogTailer;
+import dev.cairn.log.StatementsStored;
+import dev.cairn.log.StoredStatement;
+import dev.cairn.store.ForwardStore;
+import dev.cairn.xapi.FilterKeys;
+import dev.cairn.xapi.StatementParser;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Forwards the log to one target, on a thread of its own: reads the synced entries after the target's cursor, gathers
+ * the statements its filter takes into a batch (up to its size, or its largest delay after the first), POSTs it and
+ * moves the cursor past it, in log order. At least once: the cursor moves only after the batch was delivered or
+ * parked, so a forwarder killed in between sends it again, with the same ids.
+ *
+ * <p>A target that does not answer, answers 5xx or 429 is retried with exponential backoff and jitter (from
+ * {@value #MIN_BACKOFF_MILLIS} ms to {@value #MAX_BACKOFF_MILLIS} ms, or after its Retry-After) and holds up only
+ * its own forwarder. Any failure of the database or the log restarts the forwarder from its stored cursor.
+ */
+final class Forwarder {
+    private static final Logger LOG = LoggerFactory.getLogger(Forwarder.class);
+    static final long MIN_BACKOFF_MILLIS = 500;
+    static final long MAX_BACKOFF_MILLIS = 60_000;
+    /** The longest Retry-After honoured as given. */
+    static final long MAX_RETRY_AFTER_MILLIS = 600_000;
+    /** How often a forwarder at the log's end looks for new entries. */
+    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
+    private final EventLog log;
+    private final ForwardStore store;
+    private final Delivery delivery;
+    private final ForwardMetrics metrics;
+    private final Thread thread;
+    private volatile Target target;
+    private volatile boolean running = true;
+    /** The target's cursor as this forwarder last stored or read it; -2 before it started. */
+    private volatile long position = -2;
+    /** The stored time of the oldest statement read and not yet delivered, 0 when none. */
+    private volatile long pendingSinceMillis;
+
+    Forwarder(EventLog log, ForwardStore store, Delivery delivery, Target target, ForwardMetrics metrics) {
+        this.log = log;
+        this.store = store;
+        this.delivery = delivery;
+        this.target = target;
+        this.metrics = metrics;
+        this.thread = new Thread(this::run, "cairn-forward-" + target.name());
+        this.thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    Target target() {
+        return target;
+    }
+
+    /** Takes a target's new state (paused or resumed). */
+    void update(Target t) {
+        target = t;
+        LockSupport.unpark(thread);
+    }
+
+    /** Entries of the log after the cursor: what the target is behind by. */
+    long lagEntries() {
+        long p = position;
+        return p < -1 ? log.entriesAfter(EventLog.START) : log.entriesAfter(p);
+    }
+
+    /** How long the oldest statement not yet delivered has waited, in milliseconds (0 when none is). */
+    long lagMillis() {
+        long since = pendingSinceMillis;
+        return since == 0 ? 0 : Math.max(0, System.currentTimeMillis() - since);
+    }
+
+    /** Stops the forwarder; a batch being delivered is sent again by the next forwarder of the target. */
+    void stop() {
+        running = false;
+        LockSupport.unpark(thread);
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(35));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void run() {
+        int failures = 0;
+        while (running) {
+            try {
+                forwardFromCursor();
+            } catch (RuntimeException e) {
+                if (!running) {
+                    return;
+                }
+                if (failures++ == 0) {
+                    LOG.error("forwarding to {} failed; going on from its stored cursor", target.name(), e);
+                }
+                sleep(backoff(failures));
+                continue;
+            }
+            failures = 0;
+        }
+    }
+
+    /** Forwards from the stored cursor until stopped, or until a failure makes it start over from the cursor. */
+    private void forwardFromCursor() {
+        Long stored = store.find(target.name()).map(t -> t.logPosition()).orElse(null);
+        position = stored != null ? stored : store.start(target.name(), log.lastPosition());
+        try (LogTailer tailer = log.syncedTailer(position)) {
+            while (running) {
+                if (target.stored().paused()) {
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
+                    continue;
+                }
+                Batch batch = gather(tailer);
+                if (batch == null) {
+                    return; // stopped or paused part-way: the tailer is past the cursor, so start over from it
+                }
+                deliver(batch);
+            }
+        }
+    }
+
+    /** Statements the filter takes, from whole log entries, in log order, and the last entry read. */
+    private record Batch(List<byte[]> statements, long last) {
+    }
+
+    /** Reads entries until a batch is full or has waited its delay; null when stopped or paused meanwhile. */
+    private Batch gather(LogTailer tailer) {
+        Target t = target;
+        boolean everything = t.filter().filters().isEmpty();
+        List<byte[]> statements = new ArrayList<>();
+        long last = position;
+        long firstNanos = 0;
+        long delayNanos = TimeUnit.MILLISECONDS.toNanos(t.stored().maxDelayMillis());
+        while (statements.size() < t.stored().batchSize()) {
+            if (!running || target.stored().paused()) {
+                return null;
+            }
+            LogEntry e = tailer.next();
+            if (e == null) {
+                if (!statements.isEmpty()) {
+                    long waited = System.nanoTime() - firstNanos;
+                    if (waited >= delayNanos) {
+                        break;
+                    }
+                    LockSupport.parkNanos(Math.min(POLL_NANOS, delayNanos - waited));
+                } else {
+                    if (last != position) { // entries the filter passed over: no need to read them again
+                        advance(last);
+                    }
+                    pendingSinceMillis = 0;
+                    LockSupport.parkNanos(POLL_NANOS);
+                }
+                continue;
+            }
+            last = e.position();
+            if (e.event() instanceof StatementsStored stored) {
+                for (StoredStatement s : stored.statements()) {
+                    if (everything || t.filter().matches(FilterKeys.of(StatementParser.parseStored(s.json())
+                            .statement()))) {
+                        if (statements.isEmpty()) {
+                            firstNanos = System.nanoTime();
+                            pendingSinceMillis = s.storedMillis();
+                        }
+                        statements.add(s.json());
+                    }
+                }
+            }
+        }
+        return new Batch(statements, last);
+    }
+
+    /** Delivers a batch (in pieces of the batch size when an entry held more) and moves the cursor past it. */
+    private void deliver(Batch batch) {
+        Target t = target;
+        int size = t.stored().batchSize();
+        for (int from = 0; from < batch.statements().size(); from += size) {
+            List<byte[]> piece = batch.statements().subList(from, Math.min(batch.statements().size(), from + size));
+            if (!deliverPiece(t, piece, batch.last())) {
+                return; // stopped: the next forwarder sends the batch again
+            }
+        }
+        advance(batch.last());
+        pendingSinceMillis = 0;
+    }
+
+    private boolean deliverPiece(Target t, List<byte[]> piece, long last) {
+        byte[] body = Delivery.body(t, piece);
+        for (int attempt = 1; ; attempt++) {
+            while (running && target.stored().paused()) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
+            }
+            if (!running) {
+                return false;
+            }
+            Delivery.Outcome o;
+            try {
+                o = delivery.post(t, body);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+            switch (o.kind()) {
+                case DELIVERED -> {
+                    metrics.delivered(t.name(), piece.size());
+                    if (attempt > 1) {
+                        LOG.info("forwarding to {} works again after {} attempts", t.name(), attempt);
+                    }
+                    return true;
+                }
+                case REFUSED -> {
+                    store.deadLetter(t.name(), last, piece.size(), body, o.status(), o.response());
+                    metrics.deadLettered(t.name(), piece.size());
+                    LOG.warn("forwarding target {} refused a batch of {} statements with {}: parked as a dead letter "
+                            + "('cairn targets dead-letters {}'); forwarding goes on", t.name(), piece.size(),
+                            o.status(), t.name());
+                    return true;
+                }
+                case RETRY -> {
+                    metrics.retried(t.name());
+                    long wait = o.retryAfterMillis() > 0 ? Math.min(o.retryAfterMillis(), MAX_RETRY_AFTER_MILLIS)
+                            : backoff(attempt);
+                    if (attempt == 1) {
+                        LOG.warn("forwarding to {} failed ({}{}); retrying with backoff", t.name(),
+                                o.status() == 0 ? "" : o.status() + " ", o.status() == 0 ? o.response() : "answer");
+                    }
+                    sleep(wait);
+                }
+            }
+        }
+    }
+
+    private void advance(long to) {
+        if (!store.advance(target.name(), position, to)) {
+            throw new IllegalStateException("the cursor of target " + target.name() + " is no longer at " + position
+                    + " (another forwarder of it runs, or it was removed)");
+        }
+        position = to;
+    }
+
+    /** Exponential backoff with jitter: a random wait between half and all of the attempt's step. */
+    static long backoff(int attempt) {
+        long step = Math.min(MAX_BACKOFF_MILLIS, MIN_BACKOFF_MILLIS << Math.min(attempt - 1, 20));
+        return step / 2 + ThreadLocalRandom.current().nextLong(step / 2 + 1);
+    }
+
+    private void sleep(long millis) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        long left;
+        while (running && (left = deadline - System.nanoTime()) > 0) {
+            LockSupport.parkNanos(left);
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package dev.cairn.forward;
+
+import dev.cairn.log.EventLog;
+import dev.cairn.store.ForwardStore;
+import dev.cairn.store.ForwardTarget;
+import dev.cairn.xapi.XapiException;
+import dev.cairn.xapi.XapiVersion;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a {@link Forwarder} per target stored in the database, in {@code cairn serve} or {@code cairn forward}. The
+ * targets are read again every {@value #RECHECK_MILLIS} ms, so what {@code cairn targets} or the admin API changes
+ * (from any process) takes effect here within that: a new target starts, a paused one pauses, a removed one stops.
+ */
+public final class Forwarding implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Forwarding.class);
+    static final long RECHECK_MILLIS = 1_000;
+
+    private final EventLog log;
+    private final ForwardStore store;
+    private final XapiVersion version;
+    private final Delivery delivery;
+    private final ForwardMetrics metrics;
+    private final ScheduledExecutorService watcher;
+    private final Map<String, Forwarder> running = new HashMap<>();
+    /** Targets found invalid, with what was wrong, so it is logged once. */
+    private final Map<String, String> invalid = new HashMap<>();
+
+    public Forwarding(EventLog log, ForwardStore store, XapiVersion version, MeterRegistry registry) {
+        this.log = log;
+        this.store = store;
+        this.version = version;
+        this.delivery = new Delivery(HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
+                .followRedirects(HttpClient.Redirect.NEVER).build(), version.header());
+        this.metrics = new ForwardMetrics(registry);
+        this.watcher = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "cairn-forward-watch");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    public void start() {
+        watcher.scheduleWithFixedDelay(this::reconcile, 0, RECHECK_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /** Each running target's lag: log entries behind, and seconds its oldest undelivered statement has waited. */
+    public synchronized Map<String, Lag> lag() {
+        Map<String, Lag> out = new LinkedHashMap<>();
+        running.forEach((name, f) -> out.put(name, new Lag(f.lagEntries(), f.lagMillis() / 1000.0,
+                f.target().stored().paused())));
+        return out;
+    }
+
+    /** How far a target is behind the log. */
+    public record Lag(long entries, double seconds, boolean paused) {
+    }
+
+    private synchronized void reconcile() {
+        List<ForwardTarget> targets;
+        try {
+            targets = store.list();
+        } catch (RuntimeException e) {
+            LOG.debug("cannot read the forwarding targets now: {}", e.getMessage());
+            return;
+        }
+        Set<String> seen = new HashSet<>();
+        for (ForwardTarget stored : targets) {
+            seen.add(stored.name());
+            Target t;
+            try {
+                t = Target.check(stored, version);
+                invalid.remove(stored.name());
+            } catch (XapiException e) {
+                if (!e.getMessage().equals(invalid.put(stored.name(), e.getMessage()))) {
+                    LOG.error("forwarding target {} is not forwarded to: {}: {}", stored.name(), e.where(),
+                            e.getMessage());
+                }
+                continue;
+            }
+            Forwarder f = running.get(stored.name());
+            if (f == null) {
+                f = new Forwarder(log, store, delivery, t, metrics);
+                running.put(stored.name(), f);
+                metrics.register(f);
+                f.start();
+                LOG.info("forwarding to {} ({} {}){}", t.name(), stored.kind(), t.url(),
+                        stored.paused() ? ", paused" : "");
+            } else if (f.target().stored().paused() != stored.paused()) {
+                f.update(t);
+                LOG.info("forwarding to {} {}", t.name(), stored.paused() ? "paused" : "resumed");
+            }
+        }
+        for (String name : Set.copyOf(running.keySet())) {
+            if (!seen.contains(name)) {
+                stop(name);
+                LOG.info("forwarding to {} stopped: the target was removed", name);
+            }
+        }
+        invalid.keySet().retainAll(seen);
+    }
+
+    private void stop(String name) {
+        Forwarder f = running.remove(name);
+        if (f != null) {
+            f.stop();
+            metrics.unregister(name);
+        }
+    }
+
+    @Override
+    public void close() {
+        watcher.shutdownNow();
+        try {
+            watcher.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        synchronized (this) {
+            for (String name : Set.copyOf(running.keySet())) {
+                stop(name);
+            }
+        }
+    }
+}

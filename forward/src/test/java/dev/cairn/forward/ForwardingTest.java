@@ -1,0 +1,203 @@
+package dev.cairn.forward;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cairn.log.LogAppender;
+import dev.cairn.log.StatementsStored;
+import dev.cairn.log.StoredStatement;
+import dev.cairn.log.chronicle.ChronicleLog;
+import dev.cairn.store.Database;
+import dev.cairn.store.DeadLetter;
+import dev.cairn.store.ForwardStore;
+import dev.cairn.store.ForwardTarget;
+import dev.cairn.store.TestDatabase;
+import dev.cairn.xapi.XapiVersion;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Forwarding from a real log through a real database to a real HTTP receiver on loopback, on both dialects. */
+class ForwardingTest {
+    private static final String COMPLETED = "http://adlnet.gov/expapi/verbs/completed";
+    private static final String ATTEMPTED = "http://adlnet.gov/expapi/verbs/attempted";
+    private static final String SECRET = "a-webhook-secret-of-some-length";
+
+    @TempDir
+    Path tmp;
+
+    private static StoredStatement statement(String verb) {
+        UUID id = UUID.randomUUID();
+        String json = "{\"id\":\"" + id + "\",\"actor\":{\"mbox\":\"mailto:a@example.com\"},\"verb\":{\"id\":\"" + verb
+                + "\"},\"object\":{\"id\":\"http://example.com/a\"}}";
+        return new StoredStatement(id, System.currentTimeMillis(), json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Appends {@code n} statements in entries of 1 to 3, and returns their ids in log order. */
+    private static List<String> append(LogAppender appender, int n, String verb) {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < n; ) {
+            List<StoredStatement> entry = new ArrayList<>();
+            for (int k = 0; k < 1 + i % 3 && i < n; k++, i++) {
+                StoredStatement s = statement(verb);
+                entry.add(s);
+                ids.add(s.id().toString());
+            }
+            appender.append(new StatementsStored(entry));
+        }
+        appender.sync();
+        return ids;
+    }
+
+    private static ForwardTarget webhook(String url, String filter, int batch, Long from) {
+        return new ForwardTarget("hook", Target.WEBHOOK, url, null, SECRET, filter, batch, 30, false, from);
+    }
+
+    private static void await(BooleanSupplier done, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within 30 s: " + what);
+            }
+            Thread.sleep(10);
+        }
+    }
+
+    private Forwarding forwarding(ChronicleLog log, Database db) {
+        Forwarding f = new Forwarding(log, new ForwardStore(db), XapiVersion.V2_0_0, new SimpleMeterRegistry());
+        f.start();
+        return f;
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.cairn.store.TestDatabase#dialects")
+    void everyStatementArrivesOnceInLogOrderSignedWithTheSecret(String dialect) throws Exception {
+        try (TestDatabase tdb = TestDatabase.create(dialect, tmp); Database db = Database.open(tdb.url());
+             ChronicleLog log = ChronicleLog.open(tmp.resolve("log")); LogAppender appender = log.appender();
+             WebhookReceiver receiver = new WebhookReceiver()) {
+            new ForwardStore(db).insert(webhook(receiver.url(), "", 7, null));
+            try (Forwarding f = forwarding(log, db)) {
+                await(() -> new ForwardStore(db).find("hook").orElseThrow().logPosition() != null, "started");
+                List<String> ids = append(appender, 50, COMPLETED);
+                await(() -> receiver.delivered().size() >= 50, "50 delivered");
+                assertEquals(ids, receiver.delivered());
+                for (WebhookReceiver.Received r : receiver.received()) {
+                    assertTrue(r.ids().size() <= 7, "a batch holds at most 7: " + r.ids().size());
+                    assertEquals("sha256=" + Delivery.hmac(SECRET, r.body()), r.signature());
+                    assertTrue(new String(r.body(), StandardCharsets.UTF_8).startsWith("{\"target\":\"hook\","));
+                }
+                await(() -> f.lag().get("hook").entries() == 0, "no lag");
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.cairn.store.TestDatabase#dialects")
+    void aNewTargetStartsAtTheLogsEnd(String dialect) throws Exception {
+        try (TestDatabase tdb = TestDatabase.create(dialect, tmp); Database db = Database.open(tdb.url());
+             ChronicleLog log = ChronicleLog.open(tmp.resolve("log")); LogAppender appender = log.appender();
+             WebhookReceiver receiver = new WebhookReceiver()) {
+            append(appender, 5, COMPLETED);
+            new ForwardStore(db).insert(webhook(receiver.url(), "", 100, null));
+            try (Forwarding f = forwarding(log, db)) {
+                await(() -> new ForwardStore(db).find("hook").orElseThrow().logPosition() != null, "started");
+                List<String> later = append(appender, 4, COMPLETED);
+                await(() -> receiver.delivered().size() >= 4, "4 delivered");
+                Thread.sleep(200);
+                assertEquals(later, receiver.delivered());
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.cairn.store.TestDatabase#dialects")
+    void aRefusedBatchIsDeadLetteredWithTheAnswerAndTheRestGoesOn(String dialect) throws Exception {
+        try (TestDatabase tdb = TestDatabase.create(dialect, tmp); Database db = Database.open(tdb.url());
+             ChronicleLog log = ChronicleLog.open(tmp.resolve("log")); LogAppender appender = log.appender();
+             WebhookReceiver receiver = new WebhookReceiver(400)) {
+            ForwardStore store = new ForwardStore(db);
+            List<String> ids = append(appender, 12, COMPLETED);
+            store.insert(webhook(receiver.url(), "", 5, -1L));
+            try (Forwarding f = forwarding(log, db)) {
+                await(() -> receiver.delivered().size() + 5 >= 12 && !store.deadLetters("hook").isEmpty(),
+                        "the rest delivered");
+            }
+            List<DeadLetter> letters = store.deadLetters("hook");
+            assertEquals(1, letters.size(), letters.toString());
+            assertEquals(400, letters.get(0).status());
+            assertEquals("{\"answer\":400}", letters.get(0).response());
+            List<String> refused = receiver.received().get(0).ids();
+            assertEquals(ids.subList(0, refused.size()), refused);
+            assertEquals(letters.get(0).statements(), refused.size());
+            assertEquals(ids.subList(refused.size(), ids.size()), receiver.delivered());
+            assertEquals(new String(receiver.received().get(0).body(), StandardCharsets.UTF_8),
+                    new String(store.deadLetter(letters.get(0).id()).orElseThrow().body(), StandardCharsets.UTF_8));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.cairn.store.TestDatabase#dialects")
+    void aTargetThatIsDownIsRetriedAndCatchesUpInOrder(String dialect) throws Exception {
+        try (TestDatabase tdb = TestDatabase.create(dialect, tmp); Database db = Database.open(tdb.url());
+             ChronicleLog log = ChronicleLog.open(tmp.resolve("log")); LogAppender appender = log.appender();
+             WebhookReceiver receiver = new WebhookReceiver(503, 503, 429, 500)) {
+            List<String> ids = append(appender, 20, COMPLETED);
+            new ForwardStore(db).insert(webhook(receiver.url(), "", 8, -1L));
+            try (Forwarding f = forwarding(log, db)) {
+                await(() -> receiver.delivered().size() >= 20, "20 delivered");
+            }
+            assertEquals(ids, receiver.delivered());
+            assertEquals(List.of(503, 503, 429, 500), receiver.received().subList(0, 4).stream()
+                    .map(WebhookReceiver.Received::status).toList());
+            assertTrue(new ForwardStore(db).deadLetters("hook").isEmpty());
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.cairn.store.TestDatabase#dialects")
+    void theFilterForwardsExactlyTheStatementsItMatches(String dialect) throws Exception {
+        try (TestDatabase tdb = TestDatabase.create(dialect, tmp); Database db = Database.open(tdb.url());
+             ChronicleLog log = ChronicleLog.open(tmp.resolve("log")); LogAppender appender = log.appender();
+             WebhookReceiver receiver = new WebhookReceiver()) {
+            List<String> completed = new ArrayList<>();
+            for (int round = 0; round < 4; round++) {
+                completed.addAll(append(appender, 3, COMPLETED));
+                append(appender, 2, ATTEMPTED);
+            }
+            new ForwardStore(db).insert(webhook(receiver.url(), "verb=" + COMPLETED, 100, -1L));
+            try (Forwarding f = forwarding(log, db)) {
+                await(() -> receiver.delivered().size() >= completed.size(), "the completed ones");
+                await(() -> f.lag().get("hook").entries() == 0, "past the rest");
+            }
+            assertEquals(completed, receiver.delivered());
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.cairn.store.TestDatabase#dialects")
+    void aForwarderStoppedMidStreamResumesFromItsCursorLosingNothing(String dialect) throws Exception {
+        try (TestDatabase tdb = TestDatabase.create(dialect, tmp); Database db = Database.open(tdb.url());
+             ChronicleLog log = ChronicleLog.open(tmp.resolve("log")); LogAppender appender = log.appender();
+             WebhookReceiver receiver = new WebhookReceiver()) {
+            List<String> ids = new ArrayList<>(append(appender, 30, COMPLETED));
+            new ForwardStore(db).insert(webhook(receiver.url(), "", 4, -1L));
+            try (Forwarding f = forwarding(log, db)) {
+                await(() -> receiver.delivered().size() >= 8, "some delivered");
+            }
+            ids.addAll(append(appender, 30, COMPLETED));
+            try (Forwarding f = forwarding(log, db)) {
+                await(() -> new LinkedHashSet<>(receiver.delivered()).size() >= 60, "all delivered");
+            }
+            List<String> distinct = new ArrayList<>(new LinkedHashSet<>(receiver.delivered()));
+            assertEquals(ids, distinct, "every statement, in log order (a batch may come twice, never out of order)");
+        }
+    }
+}
