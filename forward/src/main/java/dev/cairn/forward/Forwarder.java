@@ -116,7 +116,14 @@ final class Forwarder {
     /** Forwards from the stored cursor until stopped, or until a failure makes it start over from the cursor. */
     private void forwardFromCursor() {
         Long stored = store.find(target.name()).map(t -> t.logPosition()).orElse(null);
-        position = stored != null ? stored : store.start(target.name(), log.lastPosition());
+        if (stored == null) {
+            long end = log.lastPosition();
+            position = store.start(target.name(), end);
+            LOG.info("forwarding to {} starts at the log's end, after position {}", target.name(),
+                    Long.toHexString(position));
+        } else {
+            position = stored;
+        }
         try (LogTailer tailer = log.syncedTailer(position)) {
             while (running) {
                 if (target.stored().paused()) {

@@ -29,6 +29,7 @@ import static dev.cairn.ops.SettingTable.XAPI_VERSION;
 import dev.cairn.auth.AdminCredential;
 import dev.cairn.auth.CredentialAuthenticator;
 import dev.cairn.auth.KeyAndSecret;
+import dev.cairn.forward.Forwarding;
 import dev.cairn.http.BodyReceiver;
 import dev.cairn.http.CorsPolicy;
 import dev.cairn.http.CredentialCheck;
@@ -55,6 +56,7 @@ import dev.cairn.query.StatementQueryHandler;
 import dev.cairn.store.CredentialStore;
 import dev.cairn.store.Database;
 import dev.cairn.store.DocumentReader;
+import dev.cairn.store.ForwardStore;
 import dev.cairn.store.KnownState;
 import dev.cairn.store.OwnerOnly;
 import dev.cairn.store.ProjectionWriter;
@@ -81,6 +83,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.xnio.OptionMap;
@@ -143,6 +146,13 @@ public final class Cairn implements AutoCloseable {
                 started(poller);
             }
 
+            Supplier<Map<String, Forwarding.Lag>> forwardingLag = Map::of;
+            if (roles.contains(Role.FORWARD)) {
+                Forwarding forwarding = started(new Forwarding(log, new ForwardStore(db), s.get(XAPI_VERSION), metrics));
+                forwarding.start();
+                forwardingLag = forwarding::lag;
+            }
+
             HttpApi.Writes writes = null;
             if (roles.contains(Role.INGEST)) {
                 IngestRing ring = new IngestRing(new Sequencer(log, new KnownState(db), clock, wakeProjector, metrics,
@@ -174,7 +184,8 @@ public final class Cairn implements AutoCloseable {
 
             CorsPolicy cors = s.get(CORS_ORIGINS).withMaxAge(s.get(CORS_MAX_AGE));
             HttpApi.Operator operator = new HttpApi.Operator(metrics,
-                    new Health(log, tracker, s.get(READY_LAG), projectorRunning, metrics, reserve::shortfall));
+                    new Health(log, tracker, s.get(READY_LAG), projectorRunning, metrics, reserve::shortfall,
+                            forwardingLag));
             HttpHandler root;
             if (writes != null || reads != null) {
                 KeyAndSecret created = AdminCredential.ensure(new CredentialStore(db), s.get(ADMIN_CREDENTIAL));

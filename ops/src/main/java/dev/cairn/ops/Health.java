@@ -1,5 +1,6 @@
 package dev.cairn.ops;
 
+import dev.cairn.forward.Forwarding;
 import dev.cairn.http.Responses;
 import dev.cairn.log.DocumentWritten;
 import dev.cairn.log.DocumentsDeleted;
@@ -15,6 +16,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.undertow.server.HttpHandler;
 import io.undertow.util.Headers;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -35,6 +37,8 @@ final class Health {
     private final BooleanSupplier projectorRunning;
     /** Null while the disks have their reserve free, else what is short. */
     private final Supplier<String> diskShortfall;
+    /** Each forwarding target's lag (none in a process that does not forward): shown, never a reason to be unready. */
+    private final Supplier<Map<String, Forwarding.Lag>> forwarding;
     /** The time of the entry after the watermark, read from the log once per watermark. */
     private volatile Oldest oldest = new Oldest(Long.MIN_VALUE, 0);
 
@@ -42,8 +46,9 @@ final class Health {
     }
 
     Health(EventLog log, WatermarkTracker tracker, long readyLagMillis, BooleanSupplier projectorRunning, MeterRegistry metrics,
-           Supplier<String> diskShortfall) {
+           Supplier<String> diskShortfall, Supplier<Map<String, Forwarding.Lag>> forwarding) {
         this.log = log;
+        this.forwarding = forwarding;
         this.diskShortfall = diskShortfall;
         this.tracker = tracker;
         this.readyLagMillis = readyLagMillis;
@@ -128,7 +133,22 @@ final class Health {
             }
             body.append(",\"projectorLagMillis\":").append(lag).append(",\"projectorLagEvents\":").append(events)
                     .append(",\"projectorRunning\":").append(running).append(",\"readyLagMillis\":")
-                    .append(readyLagMillis).append('}');
+                    .append(readyLagMillis);
+            Map<String, Forwarding.Lag> targets = forwarding.get();
+            if (!targets.isEmpty()) {
+                // a target that is down is the target's problem: its lag is shown, readiness does not depend on it
+                body.append(",\"forwarding\":{");
+                String comma = "";
+                for (Map.Entry<String, Forwarding.Lag> t : targets.entrySet()) {
+                    Responses.quote(body.append(comma), t.getKey());
+                    body.append(":{\"lagEntries\":").append(t.getValue().entries()).append(",\"lagSeconds\":")
+                            .append(String.format(java.util.Locale.ROOT, "%.3f", t.getValue().seconds()))
+                            .append(",\"paused\":").append(t.getValue().paused()).append('}');
+                    comma = ",";
+                }
+                body.append('}');
+            }
+            body.append('}');
             Responses.json(exchange, reason == null ? 200 : 503, body.toString().getBytes(StandardCharsets.UTF_8));
         };
     }

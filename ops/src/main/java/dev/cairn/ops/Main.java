@@ -7,7 +7,8 @@ import picocli.CommandLine.Command;
 @Command(name = "cairn", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Cairn, an event-sourced xAPI Learning Record Store.",
         subcommands = {ServeCommand.class, IngestCommand.class, ProjectCommand.class, QueryCommand.class,
-            ReplayCommand.class, LogCommand.class, ImportCommand.class, ExportCommand.class, CredentialsCommand.class,
+            ReplayCommand.class, LogCommand.class, ImportCommand.class, ExportCommand.class, ForwardCommand.class,
+            TargetsCommand.class, CredentialsCommand.class,
             VersionCommand.class, CommandLine.HelpCommand.class})
 public final class Main {
     static {

@@ -1,11 +1,16 @@
 package dev.cairn.ops;
 
-/** The parts a Cairn process runs: {@code serve} runs all three; {@code ingest}, {@code project} and {@code query} one each. */
+/**
+ * The parts a Cairn process runs: {@code serve} runs them all; {@code ingest}, {@code project}, {@code query} and
+ * {@code forward} one each.
+ */
 public enum Role {
     /** Write endpoints, the ingest ring and the sequencer: the one writer of the log. */
     INGEST,
     /** The projector: applies the log to the database. */
     PROJECT,
     /** Read endpoints. */
-    QUERY
+    QUERY,
+    /** Forwarding: a reader of the log per target (dev.cairn.forward). */
+    FORWARD
 }

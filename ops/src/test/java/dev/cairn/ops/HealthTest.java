@@ -1,5 +1,6 @@
 package dev.cairn.ops;
 
+import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -41,7 +42,7 @@ class HealthTest {
             appender.sync();
             WatermarkTracker tracker = new WatermarkTracker(Watermark.EMPTY, Clock.systemUTC());
             tracker.drained(now); // what a projector that had just found nothing to do would have said
-            Health health = new Health(log, tracker, 10_000, () -> true, new SimpleMeterRegistry(), () -> null);
+            Health health = new Health(log, tracker, 10_000, () -> true, new SimpleMeterRegistry(), () -> null, Map::of);
 
             assertEquals(2, health.lagEvents());
             assertTrue(health.lagMillis() >= 20_000, "lag " + health.lagMillis());

@@ -1,0 +1,229 @@
+package dev.cairn.ops;
+
+import static dev.cairn.ops.SettingTable.DB;
+import static dev.cairn.ops.SettingTable.XAPI_VERSION;
+
+import dev.cairn.forward.DeadLetterRetry;
+import dev.cairn.forward.Target;
+import dev.cairn.store.Database;
+import dev.cairn.store.DeadLetter;
+import dev.cairn.store.ForwardStore;
+import dev.cairn.store.ForwardTarget;
+import dev.cairn.xapi.XapiException;
+import java.time.Instant;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code cairn targets}: the forwarding targets in the database, which every running {@code serve} or {@code forward}
+ * process picks up within a second.
+ */
+@Command(name = "targets", mixinStandardHelpOptions = true,
+        description = "Add, list, pause, resume and remove forwarding targets (another LRS, or a webhook), and see and "
+                + "retry the batches a target refused (dead letters).",
+        subcommands = {TargetsCommand.Add.class, TargetsCommand.ListTargets.class, TargetsCommand.Pause.class,
+                TargetsCommand.Resume.class, TargetsCommand.Remove.class, TargetsCommand.DeadLetters.class,
+                TargetsCommand.Retry.class})
+final class TargetsCommand {
+    private TargetsCommand() {
+    }
+
+    @Command(name = "add", mixinStandardHelpOptions = true,
+            description = "Add a target; running processes start forwarding to it within a second.")
+    static final class Add implements Callable<Integer> {
+        @Mixin
+        CommonOptions options;
+
+        @Parameters(index = "0", description = "The target's name (1-64 letters, digits, '.', '_', '-').")
+        String name;
+
+        @Option(names = "--kind", required = true, description = "lrs (POST statement batches to another xAPI "
+                + "endpoint) or webhook (POST {\"target\":NAME,\"statements\":[...]} to a URL).")
+        String kind;
+
+        @Option(names = "--url", required = true, description = "The LRS's xAPI endpoint (e.g. https://lrs.example.com"
+                + "/xapi, without /statements), or the webhook's URL.")
+        String url;
+
+        @Option(names = "--credential", description = "lrs: KEY:SECRET Cairn authenticates with at the target.")
+        String credential;
+
+        @Option(names = "--secret", description = "webhook: the key (16 characters or more) of the HMAC-SHA256 "
+                + "signature sent as X-Cairn-Signature: sha256=HEX.")
+        String secret;
+
+        @Option(names = "--filter", defaultValue = "", description = "GET /statements' filter parameters as a query "
+                + "string (verb, activity, agent, registration, related_activities, related_agents); default every "
+                + "statement.")
+        String filter;
+
+        @Option(names = "--batch", defaultValue = "500", description = "Most statements per POST (default 500).")
+        int batch;
+
+        @Option(names = "--max-delay", defaultValue = "1000",
+                description = "Longest a statement waits for its batch to fill, in ms (default 1000).")
+        long maxDelay;
+
+        @Option(names = "--from", defaultValue = "end",
+                description = "end (default): statements stored from now on; start: everything the log holds.")
+        String from;
+
+        @Option(names = "--paused", description = "Add it paused (resume it with 'cairn targets resume').")
+        boolean paused;
+
+        @Override
+        public Integer call() {
+            if (!from.equals("end") && !from.equals("start")) {
+                System.err.println("cairn targets add: --from must be start or end; got '" + from + "'");
+                return 2;
+            }
+            ForwardTarget t = new ForwardTarget(name, kind, url, credential, secret, filter, batch, maxDelay, paused,
+                    from.equals("start") ? -1L : null);
+            Settings settings = options.settings();
+            try {
+                Target.check(t, settings.get(XAPI_VERSION));
+            } catch (XapiException e) {
+                System.err.println("cairn targets add: " + e.where() + ": " + e.getMessage());
+                return 2;
+            }
+            try (Database db = Database.open(settings.get(DB).jdbc())) {
+                if (!new ForwardStore(db).insert(t)) {
+                    System.err.println("cairn targets add: a target named '" + name + "' exists");
+                    return 1;
+                }
+            }
+            System.out.println("added " + name);
+            return 0;
+        }
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true,
+            description = "List the targets: name, kind, URL, filter, batch, delay, state, cursor (secrets not shown).")
+    static final class ListTargets implements Callable<Integer> {
+        @Mixin
+        CommonOptions options;
+
+        @Override
+        public Integer call() {
+            try (Database db = Database.open(options.settings().get(DB).jdbc())) {
+                for (ForwardTarget t : new ForwardStore(db).list()) {
+                    System.out.println(t.name() + "\t" + t.kind() + "\t" + t.url() + "\t"
+                            + (t.filter().isEmpty() ? "(every statement)" : t.filter()) + "\tbatch " + t.batchSize()
+                            + "\tdelay " + t.maxDelayMillis() + " ms\t" + (t.paused() ? "paused" : "running")
+                            + "\tcursor " + (t.logPosition() == null ? "(log end, once started)"
+                            : Long.toHexString(t.logPosition())));
+                }
+            }
+            return 0;
+        }
+    }
+
+    /** Pause and resume. */
+    private static int setPaused(CommonOptions options, String name, boolean paused) {
+        try (Database db = Database.open(options.settings().get(DB).jdbc())) {
+            if (!new ForwardStore(db).setPaused(name, paused)) {
+                System.err.println("cairn targets " + (paused ? "pause" : "resume") + ": no target named '" + name
+                        + "'");
+                return 1;
+            }
+        }
+        System.out.println((paused ? "paused " : "resumed ") + name);
+        return 0;
+    }
+
+    @Command(name = "pause", mixinStandardHelpOptions = true,
+            description = "Stop forwarding to a target (its cursor stays where it is).")
+    static final class Pause implements Callable<Integer> {
+        @Mixin
+        CommonOptions options;
+
+        @Parameters(index = "0", description = "The target's name.")
+        String name;
+
+        @Override
+        public Integer call() {
+            return setPaused(options, name, true);
+        }
+    }
+
+    @Command(name = "resume", mixinStandardHelpOptions = true,
+            description = "Forward to a paused target again, from where it stopped.")
+    static final class Resume implements Callable<Integer> {
+        @Mixin
+        CommonOptions options;
+
+        @Parameters(index = "0", description = "The target's name.")
+        String name;
+
+        @Override
+        public Integer call() {
+            return setPaused(options, name, false);
+        }
+    }
+
+    @Command(name = "remove", mixinStandardHelpOptions = true,
+            description = "Remove a target, its cursor and its dead letters.")
+    static final class Remove implements Callable<Integer> {
+        @Mixin
+        CommonOptions options;
+
+        @Parameters(index = "0", description = "The target's name.")
+        String name;
+
+        @Override
+        public Integer call() {
+            try (Database db = Database.open(options.settings().get(DB).jdbc())) {
+                if (!new ForwardStore(db).delete(name)) {
+                    System.err.println("cairn targets remove: no target named '" + name + "'");
+                    return 1;
+                }
+            }
+            System.out.println("removed " + name);
+            return 0;
+        }
+    }
+
+    @Command(name = "dead-letters", mixinStandardHelpOptions = true,
+            description = "List the batches a target refused: id, statements, status, when, and its answer.")
+    static final class DeadLetters implements Callable<Integer> {
+        @Mixin
+        CommonOptions options;
+
+        @Parameters(index = "0", description = "The target's name.")
+        String name;
+
+        @Override
+        public Integer call() {
+            try (Database db = Database.open(options.settings().get(DB).jdbc())) {
+                for (DeadLetter d : new ForwardStore(db).deadLetters(name)) {
+                    System.out.println(d.id() + "\t" + d.statements() + " statements\t" + d.status() + "\t"
+                            + Instant.ofEpochMilli(d.atMillis()) + "\t" + d.response().replaceAll("[\\r\\n\\t]+", " "));
+                }
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "retry", mixinStandardHelpOptions = true,
+            description = "Send a dead letter to its target again; delivered, it is dropped.")
+    static final class Retry implements Callable<Integer> {
+        @Mixin
+        CommonOptions options;
+
+        @Parameters(index = "0", description = "The dead letter's id (from 'cairn targets dead-letters').")
+        long id;
+
+        @Override
+        public Integer call() throws InterruptedException {
+            Settings settings = options.settings();
+            try (Database db = Database.open(settings.get(DB).jdbc())) {
+                DeadLetterRetry.Result r = DeadLetterRetry.retry(new ForwardStore(db), settings.get(XAPI_VERSION), id);
+                (r.delivered() ? System.out : System.err).println(r.message());
+                return r.delivered() ? 0 : 1;
+            }
+        }
+    }
+}
