@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -37,7 +38,7 @@ import javax.crypto.spec.SecretKeySpec;
  */
 final class Delivery {
     static final String SIGNATURE = "X-Cairn-Signature";
-    /** The most of a refusal's body kept with its dead letter. */
+    /** The most of a refusal's body kept with its dead letter, in bytes. */
     static final int RESPONSE_CHARS = 2_000;
     private static final JsonFactory JSON = new JsonFactory();
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
@@ -101,17 +102,19 @@ final class Delivery {
                 request.header(SIGNATURE, "sha256=" + hmac(target.stored().secret(), body));
             }
         }
-        HttpResponse<String> response;
+        HttpResponse<InputStream> response;
+        String text;
         try {
-            response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            response = client.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+            // A target's answer is read up to what a dead letter keeps, whatever it sends: it cannot fill our memory.
+            try (InputStream in = response.body()) {
+                byte[] head = in.readNBytes(RESPONSE_CHARS);
+                text = new String(head, StandardCharsets.UTF_8) + (in.read() >= 0 ? "…" : "");
+            }
         } catch (IOException e) {
             return new Outcome(Outcome.Kind.RETRY, 0, "no answer: " + e, 0);
         }
         int status = response.statusCode();
-        String text = response.body() == null ? "" : response.body();
-        if (text.length() > RESPONSE_CHARS) {
-            text = text.substring(0, RESPONSE_CHARS) + "…";
-        }
         if (status / 100 == 2 || (status == 409 && target.stored().kind().equals(Target.LRS))) {
             return new Outcome(Outcome.Kind.DELIVERED, status, text, 0);
         }
