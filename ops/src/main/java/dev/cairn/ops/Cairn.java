@@ -30,6 +30,7 @@ import dev.cairn.auth.AdminCredential;
 import dev.cairn.auth.CredentialAuthenticator;
 import dev.cairn.auth.KeyAndSecret;
 import dev.cairn.forward.Forwarding;
+import dev.cairn.forward.TargetsHandler;
 import dev.cairn.http.BodyReceiver;
 import dev.cairn.http.CorsPolicy;
 import dev.cairn.http.CredentialCheck;
@@ -200,7 +201,9 @@ public final class Cairn implements AutoCloseable {
                         .description("Body bytes held for requests not yet authenticated").register(metrics);
                 root = HttpApi.build(check,
                         s.get(XAPI_VERSION), tracker::consistentThroughMillis,
-                        s.get(MAX_BODY), unauthenticated, writes, reads, operator, cors, s.get(BODY_TIMEOUT));
+                        s.get(MAX_BODY), unauthenticated, writes, reads,
+                        new OnWorker(new TargetsHandler(new ForwardStore(db), s.get(XAPI_VERSION))), operator, cors,
+                        s.get(BODY_TIMEOUT));
             } else {
                 credentialCreated = null;
                 root = HttpApi.operatorOnly(operator, s.get(XAPI_VERSION), cors,

@@ -1,5 +1,6 @@
 package dev.cairn.ops;
 
+import dev.cairn.forward.TargetsHandler;
 import dev.cairn.http.AllowedMethods;
 import dev.cairn.http.AlternateSyntaxHandler;
 import dev.cairn.http.BasicAuthHandler;
@@ -69,7 +70,7 @@ final class HttpApi {
      */
     static HttpHandler build(CredentialCheck auth, XapiVersion fallbackVersion, LongSupplier consistentThrough,
                              long maxBodyBytes, BodyBudget unauthenticated, Writes writeSide, Reads readSide,
-                             Operator operator, CorsPolicy cors, long bodyTimeoutMillis) {
+                             HttpHandler forwardingAdmin, Operator operator, CorsPolicy cors, long bodyTimeoutMillis) {
         Writes writes = writeSide != null ? writeSide : elsewhereWrites();
         Reads reads = readSide != null ? readSide : elsewhereReads();
         HttpHandler statementReads = scoped(READ_STATEMENTS, reads.statements());
@@ -90,6 +91,10 @@ final class HttpApi {
                 // not xAPI: no version header needed, and only the admin scope, which "all" does not grant
                 .addExactPath(ExportHandler.PATH, new AllowedMethods(List.of("GET"), new BasicAuthHandler(auth,
                         scoped(List.of(Scope.ADMIN), reads.export()))));
+        // Forwarding targets and their dead letters (TargetsHandler answers 405 per sub-resource itself).
+        HttpHandler targets = new AllowedMethods(List.of("GET", "POST", "DELETE"), new BasicAuthHandler(auth,
+                scoped(List.of(Scope.ADMIN), forwardingAdmin)));
+        paths.addPrefixPath(TargetsHandler.TARGETS, targets).addPrefixPath(TargetsHandler.DEAD_LETTERS, targets);
         String[][] documentPaths = {{"/xapi/activities/state", "STATE"}, {"/xapi/activities/profile", "ACTIVITY_PROFILE"},
                 {"/xapi/agents/profile", "AGENT_PROFILE"}};
         for (String[] d : documentPaths) {

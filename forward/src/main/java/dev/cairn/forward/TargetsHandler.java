@@ -1,0 +1,341 @@
+package dev.cairn.forward;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import dev.cairn.http.Responses;
+import dev.cairn.store.DeadLetter;
+import dev.cairn.store.ForwardStore;
+import dev.cairn.store.ForwardTarget;
+import dev.cairn.xapi.XapiException;
+import dev.cairn.xapi.XapiVersion;
+import io.undertow.server.HttpHandler;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.util.Headers;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The administrative API of forwarding (not xAPI; for credentials with the {@code admin} scope), what
+ * {@code cairn targets} does, over HTTP:
+ * <ul>
+ *   <li>{@code GET /admin/targets}: every target (secrets are never returned, only whether one is set);</li>
+ *   <li>{@code POST /admin/targets}: add one, from a JSON object ({@link #FIELDS}); 201, 409 when the name exists;</li>
+ *   <li>{@code POST /admin/targets/NAME/pause}, {@code .../resume}; {@code DELETE /admin/targets/NAME};</li>
+ *   <li>{@code GET /admin/targets/NAME/dead-letters}; {@code POST /admin/dead-letters/ID/retry}.</li>
+ * </ul>
+ * Runs on a worker thread (its database calls and a retry's POST block). Bodies are at most {@value #MAX_BODY}
+ * bytes of {@code application/json}; every refusal names the JSON path or the path segment that is wrong.
+ */
+public final class TargetsHandler implements HttpHandler {
+    public static final String TARGETS = "/admin/targets";
+    public static final String DEAD_LETTERS = "/admin/dead-letters";
+    static final int MAX_BODY = 16 * 1024;
+    /** The fields a target's JSON takes, and the JSON type of each. */
+    static final Map<String, JsonToken> FIELDS = Map.of("name", JsonToken.VALUE_STRING, "kind",
+            JsonToken.VALUE_STRING, "url", JsonToken.VALUE_STRING, "credential", JsonToken.VALUE_STRING, "secret",
+            JsonToken.VALUE_STRING, "filter", JsonToken.VALUE_STRING, "batch", JsonToken.VALUE_NUMBER_INT,
+            "maxDelayMillis", JsonToken.VALUE_NUMBER_INT, "from", JsonToken.VALUE_STRING, "paused",
+            JsonToken.VALUE_TRUE);
+    private static final JsonFactory JSON = JsonFactory.builder()
+            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+
+    private final ForwardStore store;
+    private final XapiVersion version;
+
+    public TargetsHandler(ForwardStore store, XapiVersion version) {
+        this.store = store;
+        this.version = version;
+    }
+
+    @Override
+    public void handleRequest(HttpServerExchange exchange) throws Exception {
+        String path = exchange.getRequestPath();
+        String method = exchange.getRequestMethod().toString();
+        if (path.equals(TARGETS)) {
+            switch (method) {
+                case "GET" -> list(exchange);
+                case "POST" -> add(exchange);
+                default -> notAllowed(exchange, "GET, POST");
+            }
+            return;
+        }
+        String[] parts = path.split("/", -1); // "", "admin", "targets"|"dead-letters", ...
+        if (path.startsWith(TARGETS + "/") && parts.length == 4 && !parts[3].isEmpty()) {
+            if (method.equals("DELETE")) {
+                remove(exchange, parts[3]);
+            } else {
+                notAllowed(exchange, "DELETE");
+            }
+            return;
+        }
+        if (path.startsWith(TARGETS + "/") && parts.length == 5) {
+            String action = parts[4];
+            if (action.equals("pause") || action.equals("resume")) {
+                if (method.equals("POST")) {
+                    pause(exchange, parts[3], action.equals("pause"));
+                } else {
+                    notAllowed(exchange, "POST");
+                }
+                return;
+            }
+            if (action.equals("dead-letters")) {
+                if (method.equals("GET")) {
+                    deadLetters(exchange, parts[3]);
+                } else {
+                    notAllowed(exchange, "GET");
+                }
+                return;
+            }
+        }
+        if (path.startsWith(DEAD_LETTERS + "/") && parts.length == 5 && parts[4].equals("retry")) {
+            if (method.equals("POST")) {
+                retry(exchange, parts[3]);
+            } else {
+                notAllowed(exchange, "POST");
+            }
+            return;
+        }
+        Responses.error(exchange, 404, "resource.unknown", "path " + path, "no resource at " + path + "; the "
+                + "forwarding API has " + TARGETS + ", " + TARGETS + "/NAME, " + TARGETS + "/NAME/pause, "
+                + TARGETS + "/NAME/resume, " + TARGETS + "/NAME/dead-letters and " + DEAD_LETTERS + "/ID/retry");
+    }
+
+    private static void notAllowed(HttpServerExchange exchange, String allow) {
+        exchange.getResponseHeaders().put(Headers.ALLOW, allow);
+        Responses.error(exchange, 405, "method.not_allowed", "method " + exchange.getRequestMethod(),
+                exchange.getRequestMethod() + " is not a method of " + exchange.getRequestPath() + "; it takes "
+                        + allow);
+    }
+
+    private void list(HttpServerExchange exchange) {
+        send(exchange, 200, g -> {
+            g.writeArrayFieldStart("targets");
+            for (ForwardTarget t : store.list()) {
+                write(g, t);
+            }
+            g.writeEndArray();
+        });
+    }
+
+    private void add(HttpServerExchange exchange) throws IOException {
+        String type = exchange.getRequestHeaders().getFirst(Headers.CONTENT_TYPE);
+        if (type == null || !type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
+            Responses.error(exchange, 415, "body.content_type", "header Content-Type", "a target is a JSON object: "
+                    + "send Content-Type: application/json");
+            return;
+        }
+        byte[] body = body(exchange);
+        if (body == null) {
+            return;
+        }
+        Map<String, Object> fields = object(body);
+        String from = (String) fields.getOrDefault("from", "end");
+        if (!from.equals("end") && !from.equals("start")) {
+            throw new XapiException("$.from", "target.invalid", "from must be 'start' or 'end'; got '" + from + "'");
+        }
+        ForwardTarget t = new ForwardTarget((String) fields.get("name"), (String) fields.get("kind"),
+                (String) fields.get("url"), (String) fields.get("credential"), (String) fields.get("secret"),
+                (String) fields.getOrDefault("filter", ""), (int) integer(fields, "batch", 500, Target.MAX_BATCH),
+                integer(fields, "maxDelayMillis", 1000, Target.MAX_DELAY_MILLIS),
+                (Boolean) fields.getOrDefault("paused", false), from.equals("start") ? -1L : null);
+        try {
+            Target.check(t, version);
+        } catch (XapiException e) {
+            String field = e.where().substring(e.where().lastIndexOf(" field ") + " field ".length());
+            throw new XapiException("$." + (field.equals("max-delay") ? "maxDelayMillis" : field), e.code(),
+                    e.getMessage());
+        }
+        if (!store.insert(t)) {
+            Responses.error(exchange, 409, "target.exists", "$.name", "a target named '" + t.name() + "' exists; "
+                    + "remove it first to change it");
+            return;
+        }
+        send(exchange, 201, g -> {
+            g.writeFieldName("target");
+            write(g, t);
+        });
+    }
+
+    private void pause(HttpServerExchange exchange, String name, boolean paused) {
+        if (!store.setPaused(name, paused)) {
+            noTarget(exchange, name);
+            return;
+        }
+        send(exchange, 200, g -> {
+            g.writeFieldName("target");
+            write(g, store.find(name).orElseThrow());
+        });
+    }
+
+    private void remove(HttpServerExchange exchange, String name) {
+        if (!store.delete(name)) {
+            noTarget(exchange, name);
+            return;
+        }
+        Responses.noContent(exchange);
+    }
+
+    private void deadLetters(HttpServerExchange exchange, String name) {
+        if (store.find(name).isEmpty()) {
+            noTarget(exchange, name);
+            return;
+        }
+        List<DeadLetter> letters = store.deadLetters(name);
+        send(exchange, 200, g -> {
+            g.writeArrayFieldStart("deadLetters");
+            for (DeadLetter d : letters) {
+                g.writeStartObject();
+                g.writeNumberField("id", d.id());
+                g.writeNumberField("statements", d.statements());
+                g.writeNumberField("status", d.status());
+                g.writeStringField("response", d.response());
+                g.writeStringField("at", Instant.ofEpochMilli(d.atMillis()).toString());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+        });
+    }
+
+    private void retry(HttpServerExchange exchange, String idText) throws InterruptedException {
+        long id;
+        try {
+            id = Long.parseLong(idText);
+        } catch (NumberFormatException e) {
+            Responses.error(exchange, 404, "resource.unknown", "path " + exchange.getRequestPath(), "'" + idText
+                    + "' is not a dead letter's id (a number from " + TARGETS + "/NAME/dead-letters)");
+            return;
+        }
+        if (store.deadLetter(id).isEmpty()) {
+            Responses.error(exchange, 404, "dead_letter.unknown", "path " + exchange.getRequestPath(),
+                    "no dead letter " + id);
+            return;
+        }
+        DeadLetterRetry.Result r = DeadLetterRetry.retry(store, version, id);
+        send(exchange, 200, g -> {
+            g.writeBooleanField("delivered", r.delivered());
+            g.writeStringField("message", r.message());
+        });
+    }
+
+    private static void noTarget(HttpServerExchange exchange, String name) {
+        Responses.error(exchange, 404, "target.unknown", "path " + exchange.getRequestPath(), "no target named '"
+                + name + "'");
+    }
+
+    /** A target as the API shows it: no credential or secret, only whether one is set. */
+    private static void write(JsonGenerator g, ForwardTarget t) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("name", t.name());
+        g.writeStringField("kind", t.kind());
+        g.writeStringField("url", t.url());
+        g.writeStringField("filter", t.filter());
+        g.writeNumberField("batch", t.batchSize());
+        g.writeNumberField("maxDelayMillis", t.maxDelayMillis());
+        g.writeBooleanField("paused", t.paused());
+        g.writeBooleanField("credential", t.credential() != null);
+        g.writeBooleanField("signed", t.secret() != null);
+        if (t.logPosition() == null) {
+            g.writeNullField("cursor");
+        } else {
+            g.writeStringField("cursor", Long.toHexString(t.logPosition()));
+        }
+        g.writeEndObject();
+    }
+
+    private interface Fields {
+        void write(JsonGenerator g) throws IOException;
+    }
+
+    private static void send(HttpServerExchange exchange, int status, Fields fields) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        try (JsonGenerator g = JSON.createGenerator(out)) {
+            g.writeStartObject();
+            fields.write(g);
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Responses.json(exchange, status, out.toByteArray());
+    }
+
+    /**
+     * The request's body, or null once it was answered 413 (past {@value #MAX_BODY} bytes nothing more is read, and
+     * the connection closes after the answer, as the rest of the body cannot be told from a next request).
+     */
+    private static byte[] body(HttpServerExchange exchange) throws IOException {
+        exchange.startBlocking();
+        InputStream in = exchange.getInputStream();
+        byte[] body = in.readNBytes(MAX_BODY + 1);
+        if (body.length > MAX_BODY) {
+            exchange.setPersistent(false);
+            Responses.error(exchange, 413, "request.too_large", "body", "a target's JSON is at most " + MAX_BODY
+                    + " bytes");
+            return null;
+        }
+        return body;
+    }
+
+    /** A flat JSON object of the {@link #FIELDS}: duplicate, unknown and mistyped fields are refused by path. */
+    static Map<String, Object> object(byte[] body) {
+        Map<String, Object> out = new HashMap<>();
+        try (JsonParser p = JSON.createParser(body)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw new XapiException("$", "json.invalid", "a target is a JSON object");
+            }
+            for (JsonToken t = p.nextToken(); t != JsonToken.END_OBJECT; t = p.nextToken()) {
+                String name = p.currentName();
+                JsonToken value = p.nextToken();
+                JsonToken expected = FIELDS.get(name);
+                if (expected == null) {
+                    throw new XapiException("$." + name, "json.unknown_field", "'" + name + "' is not a field of a "
+                            + "target; it takes " + String.join(", ", FIELDS.keySet().stream().sorted().toList()));
+                }
+                if (value == JsonToken.VALUE_NULL) {
+                    continue;
+                }
+                boolean fits = expected == JsonToken.VALUE_TRUE ? value.isBoolean() : value == expected;
+                if (!fits) {
+                    throw new XapiException("$." + name, "json.type", name + " must be " + switch (expected) {
+                        case VALUE_STRING -> "a string";
+                        case VALUE_NUMBER_INT -> "an integer";
+                        default -> "true or false";
+                    });
+                }
+                out.put(name, switch (value) {
+                    case VALUE_STRING -> p.getText();
+                    case VALUE_NUMBER_INT -> p.getNumberType() == JsonParser.NumberType.BIG_INTEGER ? Long.MAX_VALUE
+                            : p.getLongValue();
+                    default -> value == JsonToken.VALUE_TRUE;
+                });
+            }
+            if (p.nextToken() != null) {
+                throw new XapiException("$", "json.invalid", "nothing may follow the target's JSON object");
+            }
+        } catch (JsonParseException e) {
+            throw new XapiException("$", "json.invalid", "the body is not a JSON object: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out;
+    }
+
+    /** An integer field within 0..max (past it, max + 1, which the target's check refuses by name), or its default. */
+    private static long integer(Map<String, Object> fields, String name, long otherwise, long max) {
+        Object v = fields.get(name);
+        if (v == null) {
+            return otherwise;
+        }
+        long n = (Long) v;
+        return n < Integer.MIN_VALUE ? -1 : Math.min(n, max + 1);
+    }
+}

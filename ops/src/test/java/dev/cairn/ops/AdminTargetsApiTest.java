@@ -1,0 +1,143 @@
+package dev.cairn.ops;
+
+import static dev.cairn.ops.ImportTestSupport.awaitStatements;
+import static dev.cairn.ops.ImportTestSupport.postLearnerStatements;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * /admin/targets: forwarding managed over HTTP, for credentials with the admin scope only, with the edge's rules
+ * (authentication first, bounded JSON bodies, refusals naming the JSON path, no browser content), on each database.
+ */
+class AdminTargetsApiTest extends LrsOnEachDatabase {
+    private static final String ADMIN = TestLrs.basic(TestLrs.KEY, TestLrs.SECRET);
+
+    @TempDir
+    Path second;
+
+    private HttpResponse<String> call(String method, String path, String body, String authorization,
+                                      String... headers) throws Exception {
+        HttpRequest.Builder r = HttpRequest.newBuilder(URI.create(lrs.base() + path))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body));
+        if (body != null) {
+            r.header("Content-Type", "application/json");
+        }
+        if (authorization != null) {
+            r.header("Authorization", authorization);
+        }
+        if (headers.length > 0) {
+            r.headers(headers);
+        }
+        return lrs.http.send(r.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static void refused(HttpResponse<String> r, int status, String error, String where) throws Exception {
+        assertEquals(status, r.statusCode(), r.body());
+        JsonNode json = TestLrs.json(r);
+        assertEquals(error, json.get("error").asText(), r.body());
+        if (where != null) {
+            assertEquals(where, json.get("where").asText(), r.body());
+        }
+    }
+
+    private static String lrsTarget(String name, String url) {
+        return "{\"name\":\"" + name + "\",\"kind\":\"lrs\",\"url\":\"" + url + "\",\"credential\":\"" + TestLrs.KEY
+                + ":" + TestLrs.SECRET + "\",\"from\":\"start\",\"maxDelayMillis\":20}";
+    }
+
+    @Test
+    void aTargetAddedOverHttpForwardsAndIsListedWithoutItsSecrets() throws Exception {
+        try (TestLrs target = new TestLrs(second, null)) {
+            postLearnerStatements(lrs, 6);
+            HttpResponse<String> added = call("POST", "/admin/targets", lrsTarget("second", target.base() + "/xapi"),
+                    ADMIN);
+            assertEquals(201, added.statusCode(), added.body());
+            assertEquals(6, awaitStatements(target, 6).size());
+            HttpResponse<String> list = call("GET", "/admin/targets", null, ADMIN);
+            assertEquals(200, list.statusCode(), list.body());
+            JsonNode t = TestLrs.json(list).get("targets").get(0);
+            assertEquals("second", t.get("name").asText());
+            assertTrue(t.get("credential").asBoolean());
+            assertFalse(list.body().contains(TestLrs.SECRET), "no secret is returned: " + list.body());
+            refused(call("POST", "/admin/targets", lrsTarget("second", target.base() + "/xapi"), ADMIN), 409,
+                    "target.exists", "$.name");
+
+            assertTrue(TestLrs.json(call("POST", "/admin/targets/second/pause", null, ADMIN)).get("target")
+                    .get("paused").asBoolean());
+            Thread.sleep(1_500);
+            postLearnerStatements(lrs, 2);
+            Thread.sleep(1_000);
+            assertEquals(6, ImportTestSupport.allStatements(target).size(), "paused");
+            assertFalse(TestLrs.json(call("POST", "/admin/targets/second/resume", null, ADMIN)).get("target")
+                    .get("paused").asBoolean());
+            assertEquals(8, awaitStatements(target, 8).size());
+            assertEquals(200, call("GET", "/admin/targets/second/dead-letters", null, ADMIN).statusCode());
+            assertEquals(204, call("DELETE", "/admin/targets/second", null, ADMIN).statusCode());
+            refused(call("DELETE", "/admin/targets/second", null, ADMIN), 404, "target.unknown", null);
+        }
+    }
+
+    @Test
+    void onlyTheAdminScopeReachesItAndBrowsersAreRefused() throws Exception {
+        String[] all = lrs.credentials("create", "--scope", "all").split(":", 2);
+        refused(call("GET", "/admin/targets", null, TestLrs.basic(all[0], all[1])), 403, "auth.scope", null);
+        refused(call("POST", "/admin/targets", lrsTarget("x", "http://127.0.0.1:9/xapi"),
+                TestLrs.basic(all[0], all[1])), 403, "auth.scope", null);
+        refused(call("GET", "/admin/targets", null, null), 401, "auth.required", null);
+        refused(call("GET", "/admin/targets", null, ADMIN, "Origin", "https://course.example"), 403, "cors.admin",
+                null);
+        assertEquals("{\"targets\":[]}", call("GET", "/admin/targets", null, ADMIN).body(),
+                "a refused add stored nothing");
+    }
+
+    @Test
+    void badTargetsAndPathsGetJsonRefusalsNamingThem() throws Exception {
+        String ok = "\"kind\":\"webhook\",\"url\":\"http://127.0.0.1:9/hook\"";
+        List<String[]> cases = List.of(
+                new String[] {"{\"name\":\"x\",\"kind\":\"ftp\",\"url\":\"http://127.0.0.1:9/\"}", "$.kind"},
+                new String[] {"{\"name\":\"x\"," + ok + ",\"batch\":0}", "$.batch"},
+                new String[] {"{\"name\":\"x\"," + ok + ",\"batch\":99999999999999999999}", "$.batch"},
+                new String[] {"{\"name\":\"x\"," + ok + ",\"maxDelayMillis\":-1}", "$.maxDelayMillis"},
+                new String[] {"{\"name\":\"x\"," + ok + ",\"filter\":\"until=soon\"}", "$.filter"},
+                new String[] {"{\"name\":\"x\"," + ok + ",\"secret\":\"short\"}", "$.secret"},
+                new String[] {"{\"name\":\"x\"," + ok + ",\"from\":\"yesterday\"}", "$.from"},
+                new String[] {"{\"name\":\"x\"," + ok + ",\"paused\":\"yes\"}", "$.paused"},
+                new String[] {"{\"name\":\"x\"," + ok + ",\"colour\":\"red\"}", "$.colour"},
+                new String[] {"{\"name\":\"x\",\"name\":\"y\"," + ok + "}", "$"},
+                new String[] {"{\"name\":\"x\"," + ok, "$"},
+                new String[] {"[]", "$"},
+                new String[] {"{\"name\":\"../etc\"," + ok + "}", "$.name"},
+                new String[] {"{\"name\":\"x\",\"kind\":\"lrs\",\"url\":\"http://127.0.0.1:9/xapi\"}", "$.credential"},
+                new String[] {"{\"name\":\"x\",\"kind\":\"webhook\",\"url\":\"gopher://127.0.0.1:9/\"}", "$.url"});
+        for (String[] c : cases) {
+            HttpResponse<String> r = call("POST", "/admin/targets", c[0], ADMIN);
+            assertEquals(400, r.statusCode(), c[0] + ": " + r.body());
+            assertEquals(c[1], TestLrs.json(r).get("where").asText(), c[0] + ": " + r.body());
+        }
+        HttpResponse<String> big = call("POST", "/admin/targets", "{\"name\":\"x\",\"filter\":\"" + "a".repeat(20_000)
+                + "\"}", ADMIN);
+        refused(big, 413, "request.too_large", "body");
+        HttpResponse<String> text = lrs.http.send(HttpRequest.newBuilder(URI.create(lrs.base() + "/admin/targets"))
+                .header("Authorization", ADMIN).header("Content-Type", "text/plain")
+                .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+        refused(text, 415, "body.content_type", "header Content-Type");
+        refused(call("PUT", "/admin/targets", "{}", ADMIN), 405, "method.not_allowed", null);
+        refused(call("GET", "/admin/targets/x/pause", null, ADMIN), 405, "method.not_allowed", null);
+        refused(call("POST", "/admin/targets/nobody/pause", null, ADMIN), 404, "target.unknown", null);
+        refused(call("GET", "/admin/targets/x/y/z", null, ADMIN), 404, "resource.unknown", null);
+        refused(call("POST", "/admin/dead-letters/abc/retry", null, ADMIN), 404, "resource.unknown", null);
+        refused(call("POST", "/admin/dead-letters/42/retry", null, ADMIN), 404, "dead_letter.unknown", null);
+        assertEquals("{\"targets\":[]}", call("GET", "/admin/targets", null, ADMIN).body());
+    }
+}
