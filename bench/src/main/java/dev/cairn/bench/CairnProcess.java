@@ -127,6 +127,19 @@ final class CairnProcess implements AutoCloseable {
                 all.toArray(String[]::new));
     }
 
+    /**
+     * Runs {@code cairn targets ARGS --data DATA} ({@code add NAME --kind lrs ...}) beside a running server, its output
+     * in {@code dir}.
+     *
+     * @return what it printed
+     */
+    static String targets(Path dir, Path data, String... args) throws IOException, InterruptedException {
+        List<String> all = new ArrayList<>(List.of("targets"));
+        all.addAll(List.of(args));
+        all.addAll(List.of("--data", data.toString()));
+        return cli(Files.createTempFile(dir, "targets-" + args[0] + "-", ".out"), Map.of(), all.toArray(String[]::new));
+    }
+
     /** The command line of a cairn command in a JVM like this one: its class path and Chronicle's flags. */
     private static List<String> java(String... args) {
         List<String> cmd = new ArrayList<>();

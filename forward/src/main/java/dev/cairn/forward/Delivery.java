@@ -1,7 +1,6 @@
 package dev.cairn.forward;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
+import dev.cairn.http.Responses;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -40,7 +39,6 @@ final class Delivery {
     static final String SIGNATURE = "X-Cairn-Signature";
     /** The most of a refusal's body kept with its dead letter, in bytes. */
     static final int RESPONSE_CHARS = 2_000;
-    private static final JsonFactory JSON = new JsonFactory();
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     /** What one POST got. */
@@ -62,12 +60,9 @@ final class Delivery {
         ByteArrayOutputStream out = new ByteArrayOutputStream(64 + statements.stream().mapToInt(s -> s.length + 1).sum());
         try {
             if (target.stored().kind().equals(Target.WEBHOOK)) {
-                try (JsonGenerator g = JSON.createGenerator(out)) {
-                    g.writeStartObject();
-                    g.writeStringField("target", target.name());
-                    g.writeFieldName("statements");
-                    g.flush();
-                }
+                StringBuilder start = new StringBuilder("{\"target\":");
+                Responses.quote(start, target.name());
+                out.write(start.append(",\"statements\":").toString().getBytes(StandardCharsets.UTF_8));
             }
             out.write('[');
             for (int i = 0; i < statements.size(); i++) {

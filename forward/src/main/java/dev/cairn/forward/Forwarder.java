@@ -83,12 +83,19 @@ final class Forwarder {
         return since == 0 ? 0 : Math.max(0, System.currentTimeMillis() - since);
     }
 
-    /** Stops the forwarder; a batch being delivered is sent again by the next forwarder of the target. */
+    /**
+     * Stops the forwarder; a batch being delivered is sent again by the next forwarder of the target. One waiting for a
+     * target's answer is interrupted after 2 s, so a target that is slow to answer does not hold up a shutdown.
+     */
     void stop() {
         running = false;
         LockSupport.unpark(thread);
         try {
-            thread.join(TimeUnit.SECONDS.toMillis(35));
+            thread.join(2_000);
+            if (thread.isAlive()) {
+                thread.interrupt();
+                thread.join(10_000);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

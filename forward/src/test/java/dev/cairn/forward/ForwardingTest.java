@@ -71,6 +71,15 @@ class ForwardingTest {
         }
     }
 
+    /** The body is one JSON value and nothing after it (read to its end by a strict parser). */
+    private static void assertWholeJson(byte[] body) throws java.io.IOException {
+        try (com.fasterxml.jackson.core.JsonParser p = new com.fasterxml.jackson.core.JsonFactory().createParser(body)) {
+            assertEquals(com.fasterxml.jackson.core.JsonToken.START_OBJECT, p.nextToken());
+            p.skipChildren();
+            assertEquals(null, p.nextToken(), "nothing after the envelope: " + new String(body, StandardCharsets.UTF_8));
+        }
+    }
+
     private Forwarding forwarding(ChronicleLog log, Database db) {
         Forwarding f = new Forwarding(log, new ForwardStore(db), XapiVersion.V2_0_0, new SimpleMeterRegistry());
         f.start();
@@ -93,6 +102,7 @@ class ForwardingTest {
                     assertTrue(r.ids().size() <= 7, "a batch holds at most 7: " + r.ids().size());
                     assertEquals("sha256=" + Delivery.hmac(SECRET, r.body()), r.signature());
                     assertTrue(new String(r.body(), StandardCharsets.UTF_8).startsWith("{\"target\":\"hook\","));
+                    assertWholeJson(r.body());
                 }
                 await(() -> f.lag().get("hook").entries() == 0, "no lag");
             }
@@ -140,6 +150,24 @@ class ForwardingTest {
             assertEquals(ids.subList(refused.size(), ids.size()), receiver.delivered());
             assertEquals(new String(receiver.received().get(0).body(), StandardCharsets.UTF_8),
                     new String(store.deadLetter(letters.get(0).id()).orElseThrow().body(), StandardCharsets.UTF_8));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.cairn.store.TestDatabase#dialects")
+    void aRefusalsBodyIsKeptUpToItsBoundWhateverTheTargetSends(String dialect) throws Exception {
+        try (TestDatabase tdb = TestDatabase.create(dialect, tmp); Database db = Database.open(tdb.url());
+             ChronicleLog log = ChronicleLog.open(tmp.resolve("log")); LogAppender appender = log.appender();
+             WebhookReceiver receiver = new WebhookReceiver(400).padded(8 << 20)) {
+            ForwardStore store = new ForwardStore(db);
+            append(appender, 3, COMPLETED);
+            store.insert(webhook(receiver.url(), "", 10, -1L));
+            try (Forwarding f = forwarding(log, db)) {
+                await(() -> !store.deadLetters("hook").isEmpty(), "dead-lettered");
+            }
+            String response = store.deadLetters("hook").get(0).response();
+            assertTrue(response.startsWith("{\"answer\":400,\"pad\":\"xxx"), response.substring(0, 40));
+            assertEquals(Delivery.RESPONSE_CHARS + 1, response.length(), "2,000 bytes and an ellipsis");
         }
     }
 

@@ -34,6 +34,8 @@ final class WebhookReceiver implements AutoCloseable {
     private final HttpServer server;
     private final ConcurrentLinkedQueue<Integer> script = new ConcurrentLinkedQueue<>();
     private final List<Received> received = new ArrayList<>();
+    /** Characters of padding in each answer's body, to make it as long as a test needs. */
+    private volatile int padding;
 
     WebhookReceiver(Integer... statuses) {
         script.addAll(List.of(statuses));
@@ -54,12 +56,19 @@ final class WebhookReceiver implements AutoCloseable {
             if (status == 503 || status == 429) {
                 exchange.getResponseHeaders().add("Retry-After", "0");
             }
-            byte[] answer = ("{\"answer\":" + status + "}").getBytes(StandardCharsets.UTF_8);
+            byte[] answer = ("{\"answer\":" + status + (padding > 0 ? ",\"pad\":\"" + "x".repeat(padding) + "\"" : "")
+                    + "}").getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(status, answer.length);
             exchange.getResponseBody().write(answer);
             exchange.close();
         });
         server.start();
+    }
+
+    /** Makes every answer's body {@code characters} longer. */
+    WebhookReceiver padded(int characters) {
+        padding = characters;
+        return this;
     }
 
     String url() {

@@ -58,6 +58,7 @@ import dev.cairn.store.CredentialStore;
 import dev.cairn.store.Database;
 import dev.cairn.store.DocumentReader;
 import dev.cairn.store.ForwardStore;
+import dev.cairn.store.ForwardTarget;
 import dev.cairn.store.KnownState;
 import dev.cairn.store.OwnerOnly;
 import dev.cairn.store.ProjectionWriter;
@@ -109,7 +110,7 @@ public final class Cairn implements AutoCloseable {
     private final int port;
     private final String credentialCreated;
 
-    private Cairn(Settings s, Set<Role> roles, Clock clock) throws Exception {
+    private Cairn(Settings s, Set<Role> roles, List<ForwardTarget> configuredTargets, Clock clock) throws Exception {
         long started = System.nanoTime();
         try {
             OwnerOnly.createDirectories(s.get(DATA));
@@ -149,7 +150,9 @@ public final class Cairn implements AutoCloseable {
 
             Supplier<Map<String, Forwarding.Lag>> forwardingLag = Map::of;
             if (roles.contains(Role.FORWARD)) {
-                Forwarding forwarding = started(new Forwarding(log, new ForwardStore(db), s.get(XAPI_VERSION), metrics));
+                ForwardStore targets = new ForwardStore(db);
+                configuredTargets.forEach(targets::configure);
+                Forwarding forwarding = started(new Forwarding(log, targets, s.get(XAPI_VERSION), metrics));
                 forwarding.start();
                 forwardingLag = forwarding::lag;
             }
@@ -236,7 +239,13 @@ public final class Cairn implements AutoCloseable {
 
     /** Starts the parts of {@code roles} only (separate processes share the log directory and the database). */
     public static Cairn start(Settings settings, Set<Role> roles, Clock clock) throws Exception {
-        return new Cairn(settings, roles, clock);
+        return new Cairn(settings, roles, List.of(), clock);
+    }
+
+    /** As {@link #start(Settings, Set, Clock)}, storing {@code targets} (of the configuration file) if it forwards. */
+    public static Cairn start(Settings settings, Set<Role> roles, List<ForwardTarget> targets, Clock clock)
+            throws Exception {
+        return new Cairn(settings, roles, targets, clock);
     }
 
     private <T extends AutoCloseable> T started(T part) {

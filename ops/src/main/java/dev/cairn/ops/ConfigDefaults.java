@@ -15,7 +15,8 @@ import picocli.CommandLine.Model.OptionSpec;
 /**
  * Where an option's value comes from when the command line does not give it, in this order: its environment
  * variable {@code CAIRN_NAME} (for {@code --name}), then, for a setting, {@code name=} in the configuration file
- * (which names settings only), then the setting's default ({@link Settings#parse}).
+ * (which names settings, and forwarding targets: {@link ConfiguredTargets}), then the setting's default
+ * ({@link Settings#parse}).
  */
 final class ConfigDefaults implements IDefaultValueProvider {
     private final Map<String, String> environment;
@@ -45,11 +46,13 @@ final class ConfigDefaults implements IDefaultValueProvider {
             }
             List<String> names = SettingTable.ALL.stream().map(Setting::name).toList();
             for (String name : file.stringPropertyNames()) {
-                if (!names.contains(name)) {
+                if (!names.contains(name) && !name.startsWith(ConfiguredTargets.PREFIX)) {
                     throw new IllegalArgumentException("configuration file " + path + ": '" + name
-                            + "' is not a setting; settings are " + String.join(", ", names));
+                            + "' is not a setting; settings are " + String.join(", ", names)
+                            + ", and forwarding targets' lines target.NAME.FIELD");
                 }
             }
+            ConfiguredTargets.of(file, path); // a bad target stops every command at start, as a bad setting does
         }
         return new ConfigDefaults(environment, file);
     }

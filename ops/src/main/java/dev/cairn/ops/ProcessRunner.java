@@ -3,7 +3,9 @@ package dev.cairn.ops;
 import static dev.cairn.ops.SettingTable.DB;
 import static dev.cairn.ops.SettingTable.HOST;
 
+import dev.cairn.store.ForwardTarget;
 import java.time.Clock;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 
@@ -18,9 +20,10 @@ final class ProcessRunner {
 
     static int run(String command, CommonOptions options, Set<Role> roles) throws Exception {
         Settings settings = options.settings();
+        List<ForwardTarget> targets = roles.contains(Role.FORWARD) ? ConfiguredTargets.read(options.config) : List.of();
         Cairn cairn;
         try {
-            cairn = Cairn.start(settings, roles, Clock.systemUTC());
+            cairn = Cairn.start(settings, roles, targets, Clock.systemUTC());
         } catch (IllegalStateException e) {
             System.err.println("cairn " + command + ": " + e.getMessage());
             return 1;
@@ -33,7 +36,8 @@ final class ProcessRunner {
             System.out.println("Cairn " + command + " is serving xAPI at http://" + settings.get(HOST) + ":" + cairn.port()
                     + "/xapi  (Ctrl-C stops it)");
         } else {
-            System.out.println("Cairn " + command + " is projecting into " + settings.get(DB) + "; metrics and health at http://"
+            System.out.println("Cairn " + command + (roles.contains(Role.PROJECT) ? " is projecting into " + settings.get(DB)
+                    : " is forwarding the targets of " + settings.get(DB)) + "; metrics and health at http://"
                     + settings.get(HOST) + ":" + cairn.port() + "/metrics  (Ctrl-C stops it)");
         }
         CountDownLatch stopped = new CountDownLatch(1);

@@ -37,9 +37,14 @@ final class TestLrs implements AutoCloseable {
     }
 
     TestLrs(Settings settings) throws Exception {
+        this(settings, java.util.List.of());
+    }
+
+    /** A Cairn that also stores the forwarding targets a configuration file gives. */
+    TestLrs(Settings settings, java.util.List<dev.cairn.store.ForwardTarget> targets) throws Exception {
         this.data = settings.get(SettingTable.DATA);
         this.db = settings.get(SettingTable.DB).jdbc();
-        this.cairn = Cairn.start(settings, Clock.systemUTC());
+        this.cairn = Cairn.start(settings, java.util.EnumSet.allOf(Role.class), targets, Clock.systemUTC());
     }
 
     /**

@@ -48,6 +48,29 @@ public final class ForwardStore {
         }
     }
 
+    /**
+     * Stores a target a configuration file gives: added when the database lacks it, else its definition (kind, URL,
+     * credential, secret, filter, batch, delay) replaced, its cursor and pause kept.
+     */
+    public void configure(ForwardTarget t) {
+        if (insert(t)) {
+            return;
+        }
+        try (Connection c = db.reader(); PreparedStatement ps = c.prepareStatement(db.sql("define_forward_target"))) {
+            ps.setString(1, t.kind());
+            ps.setString(2, t.url());
+            ps.setString(3, t.credential());
+            ps.setString(4, t.secret());
+            ps.setString(5, t.filter());
+            ps.setInt(6, t.batchSize());
+            ps.setLong(7, t.maxDelayMillis());
+            ps.setString(8, t.name());
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new StoreException("cannot update forwarding target " + t.name() + ": " + e.getMessage(), e);
+        }
+    }
+
     /** Every target, oldest first. */
     public List<ForwardTarget> list() {
         try (Connection c = db.reader(); PreparedStatement ps = c.prepareStatement(db.sql("list_forward_targets"));

@@ -210,6 +210,10 @@ INSERT INTO forward_target (name, kind, url, credential, secret, filter, batch_s
 SELECT name, kind, url, credential, secret, filter, batch_size, max_delay_ms, paused, log_position FROM forward_target
 ORDER BY created_ms, name
 
+-- name: define_forward_target
+UPDATE forward_target SET kind = ?, url = ?, credential = ?, secret = ?, filter = ?, batch_size = ?, max_delay_ms = ?
+WHERE name = ?
+
 -- name: pause_forward_target
 UPDATE forward_target SET paused = ? WHERE name = ?
 
