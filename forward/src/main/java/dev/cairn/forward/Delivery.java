@@ -24,10 +24,11 @@ import javax.crypto.spec.SecretKeySpec;
 /**
  * One POST of a batch to a target, and what its answer means for forwarding:
  * <ul>
- *   <li>{@code lrs}: the statements as a JSON array to {@code url/statements}, with Basic authentication and the
- *       version header. 2xx is delivered; so is 409, which an LRS answers when it holds one of the ids with other
- *       content (forwarded statements keep their ids, so a batch sent again is answered 200: xAPI's equivalence rule
- *       makes at-least-once safe).</li>
+ *   <li>{@code lrs}: the statements as a JSON array to {@code url/statements}, with Basic authentication, the
+ *       version header and {@code X-Cairn-Ack: durable} (a Cairn target answers once they are in its log). 2xx is
+ *       delivered; so is 409, which an LRS answers when it holds one of the ids with other content (forwarded
+ *       statements keep their ids, so a batch sent again is answered 200: xAPI's equivalence rule makes
+ *       at-least-once safe).</li>
  *   <li>{@code webhook}: {@code {"target": NAME, "statements": [...]}} to {@code url}; with a secret, the header
  *       {@value #SIGNATURE} is {@code sha256=} and the lowercase hex HMAC-SHA256 of the body under it. 2xx is
  *       delivered.</li>
@@ -87,8 +88,11 @@ final class Delivery {
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body));
         if (target.stored().kind().equals(Target.LRS)) {
+            // Delivered means stored durably: a Cairn target then answers without waiting for its projector (other
+            // LRSs ignore the header).
             request.uri(statementsUri(target.url()))
                     .header("X-Experience-API-Version", version)
+                    .header("X-Cairn-Ack", "durable")
                     .header("Authorization", "Basic " + Base64.getEncoder().encodeToString(
                             target.stored().credential().getBytes(StandardCharsets.UTF_8)));
         } else {
