@@ -3,7 +3,6 @@ package dev.cairn.forward;
 import dev.cairn.http.Responses;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -18,6 +17,9 @@ import java.time.format.DateTimeFormatter;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -26,15 +28,16 @@ import javax.crypto.spec.SecretKeySpec;
  * <ul>
  *   <li>{@code lrs}: the statements as a JSON array to {@code url/statements}, with Basic authentication, the
  *       version header and {@code X-Cairn-Ack: durable} (a Cairn target answers once they are in its log). 2xx is
- *       delivered; so is 409, which an LRS answers when it holds one of the ids with other content (forwarded
- *       statements keep their ids, so a batch sent again is answered 200: xAPI's equivalence rule makes
- *       at-least-once safe).</li>
+ *       delivered: forwarded statements keep their ids, so a batch sent again is answered 200 (xAPI's equivalence
+ *       rule makes at-least-once safe). 409 means the target holds one of the ids with other content and refused
+ *       the whole batch (xAPI batches are all or nothing): the batch is parked, not lost.</li>
  *   <li>{@code webhook}: {@code {"target": NAME, "statements": [...]}} to {@code url}; with a secret, the header
  *       {@value #SIGNATURE} is {@code sha256=} and the lowercase hex HMAC-SHA256 of the body under it. 2xx is
  *       delivered.</li>
  * </ul>
- * Network errors, 5xx and 429 are retried (429 and 503 after their Retry-After); any other 4xx refuses the batch,
- * which is then parked as a dead letter with the answer.
+ * No answer within 30 s (headers and body), 5xx, 429, 3xx (redirects are not followed), 401, 403 and 408 are
+ * retried (after a Retry-After where one is given): the target takes nothing now, so parking every batch would only
+ * bury it. Any other 4xx refuses the batch, which is then parked as a dead letter with the answer.
  */
 final class Delivery {
     static final String SIGNATURE = "X-Cairn-Signature";
@@ -101,27 +104,102 @@ final class Delivery {
                 request.header(SIGNATURE, "sha256=" + hmac(target.stored().secret(), body));
             }
         }
-        HttpResponse<InputStream> response;
-        String text;
+        HttpResponse<byte[]> response;
+        // One deadline for the answer whole, headers and body: a target that answers its headers and then trickles
+        // its body cannot hold the forwarder. The body is kept up to what a dead letter holds.
+        java.util.concurrent.CompletableFuture<HttpResponse<byte[]>> answer = client.sendAsync(request.build(),
+                info -> new FirstBytes(RESPONSE_CHARS));
         try {
-            response = client.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
-            // A target's answer is read up to what a dead letter keeps, whatever it sends: it cannot fill our memory.
-            try (InputStream in = response.body()) {
-                byte[] head = in.readNBytes(RESPONSE_CHARS);
-                text = new String(head, StandardCharsets.UTF_8) + (in.read() >= 0 ? "…" : "");
-            }
-        } catch (IOException e) {
-            return new Outcome(Outcome.Kind.RETRY, 0, "no answer: " + e, 0);
+            response = answer.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            return new Outcome(Outcome.Kind.RETRY, 0, "no answer: " + e.getCause(), 0);
+        } catch (TimeoutException e) {
+            answer.cancel(true);
+            return new Outcome(Outcome.Kind.RETRY, 0, "no whole answer within " + TIMEOUT.toSeconds() + " s", 0);
+        } catch (InterruptedException e) {
+            answer.cancel(true);
+            throw e;
         }
         int status = response.statusCode();
-        if (status / 100 == 2 || (status == 409 && target.stored().kind().equals(Target.LRS))) {
+        // PostgreSQL cannot hold U+0000 in text: a target's answer is kept without it
+        String text = new String(response.body(), StandardCharsets.UTF_8).replace('\0', ' ');
+        if (status / 100 == 2) {
             return new Outcome(Outcome.Kind.DELIVERED, status, text, 0);
         }
-        if (status == 429 || status / 100 == 5) {
+        if (status == 429 || status / 100 == 5 || status / 100 == 3 || status == 401 || status == 403 || status == 408) {
+            // the target is not taking anything now (down, throttling, moved, or our credential is refused): every
+            // batch would get the same, so wait and try again rather than park them all
             return new Outcome(Outcome.Kind.RETRY, status, text,
                     retryAfterMillis(response.headers().firstValue("Retry-After").orElse(null)));
         }
         return new Outcome(Outcome.Kind.REFUSED, status, text, 0);
+    }
+
+    /**
+     * Takes the first {@code limit} bytes of a body, and marks with "…" that there was more; cancels the rest.
+     */
+    private static final class FirstBytes implements HttpResponse.BodySubscriber<byte[]> {
+        private final int limit;
+        private final java.io.ByteArrayOutputStream kept = new java.io.ByteArrayOutputStream();
+        private final java.util.concurrent.CompletableFuture<byte[]> result = new java.util.concurrent.CompletableFuture<>();
+        private java.util.concurrent.Flow.Subscription subscription;
+        private boolean more;
+
+        FirstBytes(int limit) {
+            this.limit = limit;
+        }
+
+        @Override
+        public java.util.concurrent.CompletionStage<byte[]> getBody() {
+            return result;
+        }
+
+        @Override
+        public void onSubscribe(java.util.concurrent.Flow.Subscription s) {
+            subscription = s;
+            s.request(1);
+        }
+
+        @Override
+        public void onNext(List<java.nio.ByteBuffer> buffers) {
+            for (java.nio.ByteBuffer b : buffers) {
+                byte[] chunk = new byte[Math.min(b.remaining(), limit - kept.size())];
+                b.get(chunk);
+                kept.write(chunk, 0, chunk.length);
+                more |= b.hasRemaining();
+            }
+            if (more) {
+                subscription.cancel();
+                finish();
+            } else {
+                subscription.request(1);
+            }
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            if (!result.isDone()) {
+                result.completeExceptionally(t);
+            }
+        }
+
+        @Override
+        public void onComplete() {
+            finish();
+        }
+
+        private void finish() {
+            if (!result.isDone()) {
+                byte[] k = kept.toByteArray();
+                if (more) {
+                    byte[] ellipsis = "…".getBytes(StandardCharsets.UTF_8);
+                    byte[] both = java.util.Arrays.copyOf(k, k.length + ellipsis.length);
+                    System.arraycopy(ellipsis, 0, both, k.length, ellipsis.length);
+                    k = both;
+                }
+                result.complete(k);
+            }
+        }
     }
 
     private static URI statementsUri(URI endpoint) {

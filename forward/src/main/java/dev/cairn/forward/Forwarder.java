@@ -32,6 +32,11 @@ final class Forwarder {
     static final long MAX_BACKOFF_MILLIS = 60_000;
     /** The longest Retry-After honoured as given. */
     static final long MAX_RETRY_AFTER_MILLIS = 600_000;
+    /**
+     * The most bytes of statements one POST carries (one statement always goes, however large): a batch of many large
+     * statements is sent in pieces, so a forwarder holds a few MiB, not batch × the largest body.
+     */
+    static final long MAX_BATCH_BYTES = 4L << 20;
     /** How often a forwarder at the log's end looks for new entries. */
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
@@ -44,6 +49,8 @@ final class Forwarder {
     private volatile boolean running = true;
     /** The target's cursor as this forwarder last stored or read it; -2 before it started. */
     private volatile long position = -2;
+    /** Failures in a row, each restarting from the stored cursor; 0 again once the cursor moves. */
+    private int failures;
     /** The stored time of the oldest statement read and not yet delivered, 0 when none. */
     private volatile long pendingSinceMillis;
 
@@ -102,7 +109,6 @@ final class Forwarder {
     }
 
     private void run() {
-        int failures = 0;
         while (running) {
             try {
                 forwardFromCursor();
@@ -114,9 +120,7 @@ final class Forwarder {
                     LOG.error("forwarding to {} failed; going on from its stored cursor", target.name(), e);
                 }
                 sleep(backoff(failures));
-                continue;
             }
-            failures = 0;
         }
     }
 
@@ -158,9 +162,13 @@ final class Forwarder {
         long last = position;
         long firstNanos = 0;
         long delayNanos = TimeUnit.MILLISECONDS.toNanos(t.stored().maxDelayMillis());
-        while (statements.size() < t.stored().batchSize()) {
+        long bytes = 0;
+        while (statements.size() < t.stored().batchSize() && bytes < MAX_BATCH_BYTES) {
             if (!running || target.stored().paused()) {
                 return null;
+            }
+            if (!statements.isEmpty() && System.nanoTime() - firstNanos >= delayNanos) {
+                break; // the largest delay holds while entries the filter passes over keep coming, too
             }
             LogEntry e = tailer.next();
             if (e == null) {
@@ -189,6 +197,7 @@ final class Forwarder {
                             pendingSinceMillis = s.storedMillis();
                         }
                         statements.add(s.json());
+                        bytes += s.json().length;
                     }
                 }
             }
@@ -199,12 +208,17 @@ final class Forwarder {
     /** Delivers a batch (in pieces of the batch size when an entry held more) and moves the cursor past it. */
     private void deliver(Batch batch) {
         Target t = target;
-        int size = t.stored().batchSize();
-        for (int from = 0; from < batch.statements().size(); from += size) {
-            List<byte[]> piece = batch.statements().subList(from, Math.min(batch.statements().size(), from + size));
-            if (!deliverPiece(t, piece, batch.last())) {
+        List<byte[]> all = batch.statements();
+        for (int from = 0; from < all.size(); ) {
+            int to = from + 1; // one statement always goes, however large
+            long bytes = all.get(from).length;
+            while (to < all.size() && to - from < t.stored().batchSize() && bytes + all.get(to).length <= MAX_BATCH_BYTES) {
+                bytes += all.get(to++).length;
+            }
+            if (!deliverPiece(t, all.subList(from, to), batch.last())) {
                 return; // stopped: the next forwarder sends the batch again
             }
+            from = to;
         }
         advance(batch.last());
         pendingSinceMillis = 0;
@@ -262,6 +276,10 @@ final class Forwarder {
                     + " (another forwarder of it runs, or it was removed)");
         }
         position = to;
+        if (failures > 0) {
+            LOG.info("forwarding to {} works again after {} failures", target.name(), failures);
+            failures = 0;
+        }
     }
 
     /** Exponential backoff with jitter: a random wait between half and all of the attempt's step. */

@@ -35,7 +35,8 @@ public final class Forwarding implements AutoCloseable {
     private final Delivery delivery;
     private final ForwardMetrics metrics;
     private final ScheduledExecutorService watcher;
-    private final Map<String, Forwarder> running = new HashMap<>();
+    /** Read by health on an I/O thread without the reconciling lock, which waits for the database. */
+    private final Map<String, Forwarder> running = new java.util.concurrent.ConcurrentHashMap<>();
     /** Targets found invalid, with what was wrong, so it is logged once. */
     private final Map<String, String> invalid = new HashMap<>();
 
@@ -58,7 +59,7 @@ public final class Forwarding implements AutoCloseable {
     }
 
     /** Each running target's lag: log entries behind, and seconds its oldest undelivered statement has waited. */
-    public synchronized Map<String, Lag> lag() {
+    public Map<String, Lag> lag() {
         Map<String, Lag> out = new LinkedHashMap<>();
         running.forEach((name, f) -> out.put(name, new Lag(f.lagEntries(), f.lagMillis() / 1000.0,
                 f.target().stored().paused())));
@@ -92,12 +93,20 @@ public final class Forwarding implements AutoCloseable {
                 continue;
             }
             Forwarder f = running.get(stored.name());
+            if (f != null && !sameDefinition(f.target().stored(), stored)) {
+                // changed (removed and added again within a recheck, or a configuration file's new definition):
+                // the old forwarder must not send one more batch to the old URL with the old credential
+                stop(stored.name());
+                LOG.info("forwarding to {} restarts with its new definition", stored.name());
+                f = null;
+            }
             if (f == null) {
                 f = new Forwarder(log, store, delivery, t, metrics);
                 running.put(stored.name(), f);
                 metrics.register(f);
                 f.start();
-                LOG.info("forwarding to {} ({} {}){}", t.name(), stored.kind(), t.url(),
+                // the host only: a webhook's path or query often holds its token
+                LOG.info("forwarding to {} ({} at {}){}", t.name(), stored.kind(), t.url().getHost(),
                         stored.paused() ? ", paused" : "");
             } else if (f.target().stored().paused() != stored.paused()) {
                 f.update(t);
@@ -111,6 +120,13 @@ public final class Forwarding implements AutoCloseable {
             }
         }
         invalid.keySet().retainAll(seen);
+    }
+
+    /** Whether two stored forms of a target define the same forwarding (cursor and pause aside). */
+    private static boolean sameDefinition(ForwardTarget a, ForwardTarget b) {
+        return a.kind().equals(b.kind()) && a.url().equals(b.url()) && java.util.Objects.equals(a.credential(),
+                b.credential()) && java.util.Objects.equals(a.secret(), b.secret()) && a.filter().equals(b.filter())
+                && a.batchSize() == b.batchSize() && a.maxDelayMillis() == b.maxDelayMillis();
     }
 
     private void stop(String name) {

@@ -42,9 +42,9 @@ public record Target(ForwardTarget stored, URI url, StatementFilter filter) {
         }
         String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
         if (!(scheme.equals("http") || scheme.equals("https")) || url.getHost() == null || url.getRawFragment() != null
-                || url.getRawUserInfo() != null) {
-            throw invalid(name, "url", "url must be an absolute http or https URL with a host, and no user info or "
-                    + "fragment (an LRS's credential goes in 'credential'); got '" + t.url() + "'");
+                || url.getRawUserInfo() != null || url.getPort() > 65535) {
+            throw invalid(name, "url", "url must be an absolute http or https URL with a host (and a port up to 65535), and no user "
+                    + "info or fragment (an LRS's credential goes in 'credential'); got '" + t.url() + "'");
         }
         if (LRS.equals(t.kind())) {
             if (t.credential() == null || t.credential().indexOf(':') < 1) {

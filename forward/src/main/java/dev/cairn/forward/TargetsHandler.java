@@ -2,7 +2,6 @@ package dev.cairn.forward;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.cairn.http.Responses;
@@ -171,9 +170,14 @@ public final class TargetsHandler implements HttpHandler {
             noTarget(exchange, name);
             return;
         }
+        ForwardTarget now = store.find(name).orElse(null);
+        if (now == null) { // removed meanwhile
+            noTarget(exchange, name);
+            return;
+        }
         send(exchange, 200, g -> {
             g.writeFieldName("target");
-            write(g, store.find(name).orElseThrow());
+            write(g, now);
         });
     }
 
@@ -321,8 +325,10 @@ public final class TargetsHandler implements HttpHandler {
             if (p.nextToken() != null) {
                 throw new XapiException("$", "json.invalid", "nothing may follow the target's JSON object");
             }
-        } catch (JsonParseException e) {
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) { // malformed, or past the parser's bounds
             throw new XapiException("$", "json.invalid", "the body is not a JSON object: " + e.getOriginalMessage());
+        } catch (java.io.CharConversionException e) {
+            throw new XapiException("$", "json.invalid", "the body is not JSON in UTF-8: " + e.getMessage());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -176,16 +176,64 @@ class ForwardingTest {
     void aTargetThatIsDownIsRetriedAndCatchesUpInOrder(String dialect) throws Exception {
         try (TestDatabase tdb = TestDatabase.create(dialect, tmp); Database db = Database.open(tdb.url());
              ChronicleLog log = ChronicleLog.open(tmp.resolve("log")); LogAppender appender = log.appender();
-             WebhookReceiver receiver = new WebhookReceiver(503, 503, 429, 500)) {
+             WebhookReceiver receiver = new WebhookReceiver(503, 401, 429, 302)) {
             List<String> ids = append(appender, 20, COMPLETED);
             new ForwardStore(db).insert(webhook(receiver.url(), "", 8, -1L));
             try (Forwarding f = forwarding(log, db)) {
                 await(() -> receiver.delivered().size() >= 20, "20 delivered");
             }
             assertEquals(ids, receiver.delivered());
-            assertEquals(List.of(503, 503, 429, 500), receiver.received().subList(0, 4).stream()
+            assertEquals(List.of(503, 401, 429, 302), receiver.received().subList(0, 4).stream()
                     .map(WebhookReceiver.Received::status).toList());
             assertTrue(new ForwardStore(db).deadLetters("hook").isEmpty());
+        }
+    }
+
+    /** An LRS refuses a whole batch with 409 when it holds one of the ids with other content (xAPI batches are atomic). */
+    @ParameterizedTest
+    @MethodSource("dev.cairn.store.TestDatabase#dialects")
+    void aConflictAtAnLrsParksTheBatchInsteadOfLosingIt(String dialect) throws Exception {
+        try (TestDatabase tdb = TestDatabase.create(dialect, tmp); Database db = Database.open(tdb.url());
+             ChronicleLog log = ChronicleLog.open(tmp.resolve("log")); LogAppender appender = log.appender();
+             WebhookReceiver receiver = new WebhookReceiver(409)) {
+            ForwardStore store = new ForwardStore(db);
+            List<String> ids = append(appender, 6, COMPLETED);
+            store.insert(new ForwardTarget("lrs", Target.LRS, receiver.url(), "key:secret", null, "", 3, 30, false,
+                    -1L));
+            try (Forwarding f = forwarding(log, db)) {
+                await(() -> receiver.delivered().size() >= 3, "the second batch");
+            }
+            List<DeadLetter> letters = store.deadLetters("lrs");
+            assertEquals(1, letters.size(), letters.toString());
+            assertEquals(409, letters.get(0).status());
+            assertEquals(ids.subList(0, 3), receiver.received().get(0).ids());
+            assertEquals(ids.subList(3, 6), receiver.delivered());
+            assertEquals("2.0.0", receiver.received().get(0).version());
+        }
+    }
+
+    /** Removed and added again with another URL before the next recheck: the old URL gets nothing more. */
+    @ParameterizedTest
+    @MethodSource("dev.cairn.store.TestDatabase#dialects")
+    void aTargetDefinedAgainRestartsWithItsNewDefinition(String dialect) throws Exception {
+        try (TestDatabase tdb = TestDatabase.create(dialect, tmp); Database db = Database.open(tdb.url());
+             ChronicleLog log = ChronicleLog.open(tmp.resolve("log")); LogAppender appender = log.appender();
+             WebhookReceiver old = new WebhookReceiver(); WebhookReceiver moved = new WebhookReceiver()) {
+            ForwardStore store = new ForwardStore(db);
+            store.insert(webhook(old.url(), "", 5, -1L));
+            try (Forwarding f = forwarding(log, db)) {
+                List<String> first = append(appender, 4, COMPLETED);
+                await(() -> old.delivered().size() >= 4, "the first four");
+                store.delete("hook");
+                store.insert(webhook(moved.url(), "", 5, null));
+                await(() -> f.lag().containsKey("hook") && f.lag().get("hook").entries() == 0
+                        && store.find("hook").orElseThrow().logPosition() != null, "restarted");
+                Thread.sleep(1_200); // past a recheck
+                List<String> later = append(appender, 4, COMPLETED);
+                await(() -> moved.delivered().size() >= 4, "the later four, at the new URL");
+                assertEquals(first, old.delivered());
+                assertEquals(later, moved.delivered());
+            }
         }
     }
 

@@ -121,6 +121,11 @@ final class TargetsCommand {
         }
     }
 
+    /** A target's words without control characters: its answer must not drive the operator's terminal. */
+    private static String printable(String text) {
+        return text.replaceAll("\\p{Cntrl}+", " ");
+    }
+
     /** Pause and resume. */
     private static int setPaused(CommonOptions options, String name, boolean paused) {
         try (Database db = Database.open(options.settings().get(DB).jdbc())) {
@@ -200,7 +205,7 @@ final class TargetsCommand {
             try (Database db = Database.open(options.settings().get(DB).jdbc())) {
                 for (DeadLetter d : new ForwardStore(db).deadLetters(name)) {
                     System.out.println(d.id() + "\t" + d.statements() + " statements\t" + d.status() + "\t"
-                            + Instant.ofEpochMilli(d.atMillis()) + "\t" + d.response().replaceAll("[\\r\\n\\t]+", " "));
+                            + Instant.ofEpochMilli(d.atMillis()) + "\t" + printable(d.response()));
                 }
             }
             return 0;
@@ -221,7 +226,7 @@ final class TargetsCommand {
             Settings settings = options.settings();
             try (Database db = Database.open(settings.get(DB).jdbc())) {
                 DeadLetterRetry.Result r = DeadLetterRetry.retry(new ForwardStore(db), settings.get(XAPI_VERSION), id);
-                (r.delivered() ? System.out : System.err).println(r.message());
+                (r.delivered() ? System.out : System.err).println(printable(r.message()));
                 return r.delivered() ? 0 : 1;
             }
         }

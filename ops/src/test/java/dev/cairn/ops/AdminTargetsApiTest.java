@@ -119,7 +119,10 @@ class AdminTargetsApiTest extends LrsOnEachDatabase {
                 new String[] {"[]", "$"},
                 new String[] {"{\"name\":\"../etc\"," + ok + "}", "$.name"},
                 new String[] {"{\"name\":\"x\",\"kind\":\"lrs\",\"url\":\"http://127.0.0.1:9/xapi\"}", "$.credential"},
-                new String[] {"{\"name\":\"x\",\"kind\":\"webhook\",\"url\":\"gopher://127.0.0.1:9/\"}", "$.url"});
+                new String[] {"{\"name\":\"x\",\"kind\":\"webhook\",\"url\":\"gopher://127.0.0.1:9/\"}", "$.url"},
+                new String[] {"{\"name\":\"x\",\"kind\":\"webhook\",\"url\":\"http://127.0.0.1:70000/\"}", "$.url"},
+                new String[] {"{\"name\":\"x\"," + ok + ",\"batch\":" + "9".repeat(1_200) + "}", "$"},
+                new String[] {"\u0000\u0000\u00ff\u00fe{}", "$"});
         for (String[] c : cases) {
             HttpResponse<String> r = call("POST", "/admin/targets", c[0], ADMIN);
             assertEquals(400, r.statusCode(), c[0] + ": " + r.body());
