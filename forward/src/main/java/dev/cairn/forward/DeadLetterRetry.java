@@ -4,8 +4,6 @@ import dev.cairn.store.DeadLetter;
 import dev.cairn.store.ForwardStore;
 import dev.cairn.store.ForwardTarget;
 import dev.cairn.xapi.XapiVersion;
-import java.net.http.HttpClient;
-import java.time.Duration;
 
 /**
  * Sends a dead letter to its target again, once, as it was first sent ({@code cairn targets retry}): delivered, it is
@@ -30,9 +28,7 @@ public final class DeadLetterRetry {
                     + ", which no longer exists");
         }
         Target target = Target.check(stored, version);
-        Delivery delivery = new Delivery(HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
-                .followRedirects(HttpClient.Redirect.NEVER).build(), version.header());
-        Delivery.Outcome o = delivery.post(target, letter.body());
+        Delivery.Outcome o = new Delivery(version.header()).post(target, letter.body());
         switch (o.kind()) {
             case DELIVERED -> {
                 store.dropDeadLetter(id);

@@ -53,9 +53,16 @@ final class Delivery {
     private final HttpClient client;
     private final String version;
 
+    /**
+     * One client for every target and retry of this process: connections are set up within 5 s, and redirects are not
+     * followed (a target that moved is retried until its URL is changed, never sent to a place nobody named).
+     */
+    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
+            .followRedirects(HttpClient.Redirect.NEVER).build();
+
     /** @param version the X-Experience-API-Version sent to LRS targets */
-    Delivery(HttpClient client, String version) {
-        this.client = client;
+    Delivery(String version) {
+        this.client = CLIENT;
         this.version = version;
     }
 

@@ -6,8 +6,6 @@ import dev.cairn.store.ForwardTarget;
 import dev.cairn.xapi.XapiException;
 import dev.cairn.xapi.XapiVersion;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.net.http.HttpClient;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -44,8 +42,7 @@ public final class Forwarding implements AutoCloseable {
         this.log = log;
         this.store = store;
         this.version = version;
-        this.delivery = new Delivery(HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
-                .followRedirects(HttpClient.Redirect.NEVER).build(), version.header());
+        this.delivery = new Delivery(version.header());
         this.metrics = new ForwardMetrics(registry);
         this.watcher = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "cairn-forward-watch");

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.cairn.http.BodyReceiver;
+import dev.cairn.http.ErrorPolicy;
 import dev.cairn.http.Responses;
 import dev.cairn.store.DeadLetter;
 import dev.cairn.store.ForwardStore;
@@ -15,7 +17,6 @@ import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.HashMap;
@@ -32,8 +33,9 @@ import java.util.Map;
  *   <li>{@code POST /admin/targets/NAME/pause}, {@code .../resume}; {@code DELETE /admin/targets/NAME};</li>
  *   <li>{@code GET /admin/targets/NAME/dead-letters}; {@code POST /admin/dead-letters/ID/retry}.</li>
  * </ul>
- * Runs on a worker thread (its database calls and a retry's POST block). Bodies are at most {@value #MAX_BODY}
- * bytes of {@code application/json}; every refusal names the JSON path or the path segment that is wrong.
+ * Runs on a worker thread (its database calls and a retry's POST block); a body is read by {@link BodyReceiver}, as
+ * every body is. Bodies are at most {@value #MAX_BODY} bytes of {@code application/json}; every refusal names the
+ * JSON path or the path segment that is wrong.
  */
 public final class TargetsHandler implements HttpHandler {
     public static final String TARGETS = "/admin/targets";
@@ -126,17 +128,25 @@ public final class TargetsHandler implements HttpHandler {
         });
     }
 
-    private void add(HttpServerExchange exchange) throws IOException {
+    private void add(HttpServerExchange exchange) {
         String type = exchange.getRequestHeaders().getFirst(Headers.CONTENT_TYPE);
         if (type == null || !type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
             Responses.error(exchange, 415, "body.content_type", "header Content-Type", "a target is a JSON object: "
                     + "send Content-Type: application/json");
             return;
         }
-        byte[] body = body(exchange);
-        if (body == null) {
-            return;
-        }
+        // Read as every body is (bounded, 413 past it, 408 past the body's deadline, no thread held while it
+        // trickles), then stored on a worker thread.
+        BodyReceiver.receive(exchange, MAX_BODY, body -> exchange.dispatch(() -> {
+            try {
+                add(exchange, body);
+            } catch (Exception e) {
+                ErrorPolicy.fail(exchange, e);
+            }
+        }));
+    }
+
+    private void add(HttpServerExchange exchange, byte[] body) {
         Map<String, Object> fields = object(body);
         String from = (String) fields.getOrDefault("from", "end");
         if (!from.equals("end") && !from.equals("start")) {
@@ -270,23 +280,6 @@ public final class TargetsHandler implements HttpHandler {
             throw new UncheckedIOException(e);
         }
         Responses.json(exchange, status, out.toByteArray());
-    }
-
-    /**
-     * The request's body, or null once it was answered 413 (past {@value #MAX_BODY} bytes nothing more is read, and
-     * the connection closes after the answer, as the rest of the body cannot be told from a next request).
-     */
-    private static byte[] body(HttpServerExchange exchange) throws IOException {
-        exchange.startBlocking();
-        InputStream in = exchange.getInputStream();
-        byte[] body = in.readNBytes(MAX_BODY + 1);
-        if (body.length > MAX_BODY) {
-            exchange.setPersistent(false);
-            Responses.error(exchange, 413, "request.too_large", "body", "a target's JSON is at most " + MAX_BODY
-                    + " bytes");
-            return null;
-        }
-        return body;
     }
 
     /** A flat JSON object of the {@link #FIELDS}: duplicate, unknown and mistyped fields are refused by path. */

@@ -126,22 +126,8 @@ final class TargetsCommand {
         return text.replaceAll("\\p{Cntrl}+", " ");
     }
 
-    /** Pause and resume. */
-    private static int setPaused(CommonOptions options, String name, boolean paused) {
-        try (Database db = Database.open(options.settings().get(DB).jdbc())) {
-            if (!new ForwardStore(db).setPaused(name, paused)) {
-                System.err.println("cairn targets " + (paused ? "pause" : "resume") + ": no target named '" + name
-                        + "'");
-                return 1;
-            }
-        }
-        System.out.println((paused ? "paused " : "resumed ") + name);
-        return 0;
-    }
-
-    @Command(name = "pause", mixinStandardHelpOptions = true,
-            description = "Stop forwarding to a target (its cursor stays where it is).")
-    static final class Pause implements Callable<Integer> {
+    /** A subcommand about one named target: opens the database, then does its one thing with the stored targets. */
+    private abstract static class OnTarget implements Callable<Integer> {
         @Mixin
         CommonOptions options;
 
@@ -150,63 +136,59 @@ final class TargetsCommand {
 
         @Override
         public Integer call() {
-            return setPaused(options, name, true);
+            try (Database db = Database.open(options.settings().get(DB).jdbc())) {
+                return run(new ForwardStore(db));
+            }
+        }
+
+        abstract int run(ForwardStore store);
+
+        /** Says that a change was made, or that there is no such target (exit 1). */
+        int done(boolean found, String what) {
+            if (!found) {
+                System.err.println("cairn targets " + what + ": no target named '" + name + "'");
+                return 1;
+            }
+            System.out.println(what + (what.endsWith("e") ? "d " : "ed ") + name);
+            return 0;
+        }
+    }
+
+    @Command(name = "pause", mixinStandardHelpOptions = true,
+            description = "Stop forwarding to a target (its cursor stays where it is).")
+    static final class Pause extends OnTarget {
+        @Override
+        int run(ForwardStore store) {
+            return done(store.setPaused(name, true), "pause");
         }
     }
 
     @Command(name = "resume", mixinStandardHelpOptions = true,
             description = "Forward to a paused target again, from where it stopped.")
-    static final class Resume implements Callable<Integer> {
-        @Mixin
-        CommonOptions options;
-
-        @Parameters(index = "0", description = "The target's name.")
-        String name;
-
+    static final class Resume extends OnTarget {
         @Override
-        public Integer call() {
-            return setPaused(options, name, false);
+        int run(ForwardStore store) {
+            return done(store.setPaused(name, false), "resume");
         }
     }
 
     @Command(name = "remove", mixinStandardHelpOptions = true,
             description = "Remove a target, its cursor and its dead letters.")
-    static final class Remove implements Callable<Integer> {
-        @Mixin
-        CommonOptions options;
-
-        @Parameters(index = "0", description = "The target's name.")
-        String name;
-
+    static final class Remove extends OnTarget {
         @Override
-        public Integer call() {
-            try (Database db = Database.open(options.settings().get(DB).jdbc())) {
-                if (!new ForwardStore(db).delete(name)) {
-                    System.err.println("cairn targets remove: no target named '" + name + "'");
-                    return 1;
-                }
-            }
-            System.out.println("removed " + name);
-            return 0;
+        int run(ForwardStore store) {
+            return done(store.delete(name), "remove");
         }
     }
 
     @Command(name = "dead-letters", mixinStandardHelpOptions = true,
             description = "List the batches a target refused: id, statements, status, when, and its answer.")
-    static final class DeadLetters implements Callable<Integer> {
-        @Mixin
-        CommonOptions options;
-
-        @Parameters(index = "0", description = "The target's name.")
-        String name;
-
+    static final class DeadLetters extends OnTarget {
         @Override
-        public Integer call() {
-            try (Database db = Database.open(options.settings().get(DB).jdbc())) {
-                for (DeadLetter d : new ForwardStore(db).deadLetters(name)) {
-                    System.out.println(d.id() + "\t" + d.statements() + " statements\t" + d.status() + "\t"
-                            + Instant.ofEpochMilli(d.atMillis()) + "\t" + printable(d.response()));
-                }
+        int run(ForwardStore store) {
+            for (DeadLetter d : store.deadLetters(name)) {
+                System.out.println(d.id() + "\t" + d.statements() + " statements\t" + d.status() + "\t"
+                        + Instant.ofEpochMilli(d.atMillis()) + "\t" + printable(d.response()));
             }
             return 0;
         }

@@ -29,6 +29,12 @@ final class ChildProcess implements AutoCloseable {
         this.args.addAll(List.of("--port", String.valueOf(port)));
     }
 
+    /** {@code cairn COMMAND} on the log and files in {@code data} and the database {@code db}, with the test credential. */
+    static ChildProcess cairn(String command, Path data, String db) throws IOException {
+        return new ChildProcess(command, data.resolve(command + ".out"), "--data", data.toString(), "--db", db,
+                "--admin-credential", TestLrs.KEY + ":" + TestLrs.SECRET);
+    }
+
     /** The ports handed to children of this JVM. */
     private static final java.util.Set<Integer> GIVEN = java.util.concurrent.ConcurrentHashMap.newKeySet();
 

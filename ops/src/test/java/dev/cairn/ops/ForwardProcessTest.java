@@ -89,8 +89,7 @@ class ForwardProcessTest {
     }
 
     private ChildProcess child(String command) throws Exception {
-        ChildProcess c = new ChildProcess(command, data.resolve(command + ".out"), "--data", data.toString(), "--db",
-                database.url(), "--admin-credential", TestLrs.KEY + ":" + TestLrs.SECRET);
+        ChildProcess c = ChildProcess.cairn(command, data, database.url());
         children.add(c);
         return c;
     }

@@ -53,7 +53,7 @@ final class Preallocation implements AutoCloseable {
             close();
             try {
                 channel = FileChannel.open(f.toPath(), StandardOpenOption.WRITE);
-            } catch (IOException | UnsupportedOperationException e) {
+            } catch (IOException e) {
                 disable("cannot open " + f + ": " + e);
                 return;
             }
