@@ -9,6 +9,7 @@ import dev.cairn.xapi.XapiException;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
 import io.undertow.util.HttpString;
+import io.undertow.util.SameThreadExecutor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -32,6 +33,12 @@ public final class CommandSubmitter implements AutoCloseable {
      */
     public static final String ACK_HEADER = "X-Cairn-Ack";
     private static final HttpString ACK_HEADER_NAME = new HttpString(ACK_HEADER);
+
+    /**
+     * The largest body handled on its I/O thread: a 1 KB statement parses in ~10 µs, well under the cost of a
+     * hand-off to a worker, while 16 KiB still keeps an I/O thread's other connections waiting under ~0.2 ms.
+     */
+    static final int INLINE_BODY_BYTES = 16 << 10;
 
     private final IngestRing ring;
     private final WatermarkTracker tracker;
@@ -81,19 +88,27 @@ public final class CommandSubmitter implements AutoCloseable {
 
     /**
      * Receives the whole body without blocking an I/O thread (413 past {@code maxBodyBytes}), then runs
-     * {@code then} on a worker thread; what it throws goes to the {@link ErrorPolicy}. The dispatch keeps the
-     * exchange open until a response is sent.
+     * {@code then}; what it throws goes to the {@link ErrorPolicy}. A body of at most {@link #INLINE_BODY_BYTES}
+     * (one statement, a State document) is handled on the I/O thread that read it: parsing it costs less than
+     * handing it to a worker and waking that worker. A larger one goes to a worker, so that the I/O thread goes on
+     * serving its other connections. Either dispatch keeps the exchange open until a response is sent.
      */
     static void receiveBody(HttpServerExchange exchange, long maxBodyBytes, Consumer<byte[]> then) {
         byte[] read = exchange.getAttachment(Exchanges.BODY);
         if (read != null) { // the content of an Alternate Request Syntax form, read before authentication
-            exchange.dispatch(() -> onWorker(exchange, then, read));
+            exchange.dispatch(() -> handle(exchange, then, read));
             return;
         }
-        BodyReceiver.receive(exchange, maxBodyBytes, body -> exchange.dispatch(() -> onWorker(exchange, then, body)));
+        BodyReceiver.receive(exchange, maxBodyBytes, body -> {
+            if (body.length <= INLINE_BODY_BYTES && exchange.isInIoThread()) {
+                exchange.dispatch(SameThreadExecutor.INSTANCE, () -> handle(exchange, then, body));
+            } else {
+                exchange.dispatch(() -> handle(exchange, then, body));
+            }
+        });
     }
 
-    private static void onWorker(HttpServerExchange exchange, Consumer<byte[]> then, byte[] body) {
+    private static void handle(HttpServerExchange exchange, Consumer<byte[]> then, byte[] body) {
         try {
             then.accept(body);
         } catch (RuntimeException | Error e) {

@@ -30,8 +30,8 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * PUT and POST on /statements. The body is received without blocking an I/O thread, parsed and validated on a
- * worker, published to the ring, and answered when the sequencer's decision is durable ({@code ack=durable}) or
+ * PUT and POST on /statements. The body is received without blocking an I/O thread, parsed and validated (on
+ * that I/O thread when it is small, else on a worker: {@link CommandSubmitter#receiveBody}), published to the ring, and answered when the sequencer's decision is durable ({@code ack=durable}) or
  * also visible to queries ({@code ack=visible}, the default). A multipart/mixed body carries the statements in
  * its first part and attachment contents in the others (Comm 1.5.2); signed statements are checked here (Data 2.6),
  * so the sequencer only ever sees statements whose attachments and signatures hold.
@@ -61,7 +61,7 @@ public final class StatementWriteHandler implements HttpHandler {
     }
 
     /**
-     * Runs on a worker thread: parse, validate, publish, and answer when the sequencer has decided. A statement
+     * Parse, validate, publish, and answer when the sequencer has decided. A statement
      * that is not valid throws, and the error policy answers 400.
      */
     private void write(HttpServerExchange exchange, byte[] body, String boundary, UUID putId, AckMode ack) {
