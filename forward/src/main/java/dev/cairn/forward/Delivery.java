@@ -41,6 +41,8 @@ import javax.crypto.spec.SecretKeySpec;
  */
 final class Delivery {
     static final String SIGNATURE = "X-Cairn-Signature";
+    /** When a webhook POST was signed, in seconds since 1970; signed with the body, so a receiver can refuse replays. */
+    static final String TIMESTAMP = "X-Cairn-Timestamp";
     /** The most of a refusal's body kept with its dead letter, in bytes. */
     static final int RESPONSE_CHARS = 2_000;
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
@@ -108,7 +110,9 @@ final class Delivery {
         } else {
             request.uri(target.url());
             if (target.stored().secret() != null) {
-                request.header(SIGNATURE, "sha256=" + hmac(target.stored().secret(), body));
+                long timestamp = System.currentTimeMillis() / 1000;
+                request.header(TIMESTAMP, Long.toString(timestamp))
+                        .header(SIGNATURE, "sha256=" + signature(target.stored().secret(), timestamp, body));
             }
         }
         HttpResponse<byte[]> response;
@@ -214,11 +218,15 @@ final class Delivery {
         return URI.create(s.endsWith("/") ? s + "statements" : s + "/statements");
     }
 
-    /** HMAC-SHA256 of {@code body} under {@code secret}, in lowercase hex. */
-    static String hmac(String secret, byte[] body) {
+    /**
+     * A webhook's signature: HMAC-SHA256 under {@code secret} of the timestamp in decimal, a '.', and the body, in
+     * lowercase hex. With the timestamp signed, a receiver that refuses old timestamps refuses a replayed POST.
+     */
+    static String signature(String secret, long timestamp, byte[] body) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+            mac.update((timestamp + ".").getBytes(StandardCharsets.US_ASCII));
             return HexFormat.of().formatHex(mac.doFinal(body));
         } catch (NoSuchAlgorithmException | InvalidKeyException e) {
             throw new IllegalStateException("HmacSHA256 is part of every Java runtime", e);

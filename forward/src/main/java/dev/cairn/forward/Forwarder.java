@@ -51,6 +51,9 @@ final class Forwarder {
     private volatile long position = -2;
     /** Failures in a row, each restarting from the stored cursor; 0 again once the cursor moves. */
     private int failures;
+    /** When the current run of failed attempts began (0 while forwarding works), and the last one's HTTP status. */
+    private volatile long failingSinceMillis;
+    private volatile int lastFailureStatus;
     /** The stored time of the oldest statement read and not yet delivered, 0 when none. */
     private volatile long pendingSinceMillis;
 
@@ -90,6 +93,24 @@ final class Forwarder {
         return since == 0 ? 0 : Math.max(0, System.currentTimeMillis() - since);
     }
 
+    /** When the current run of failures began, or 0 while forwarding works. */
+    long failingSinceMillis() {
+        return failingSinceMillis;
+    }
+
+    /** The HTTP status of the last failed attempt; 0 when the target did not answer or the failure was here. */
+    int lastFailureStatus() {
+        return lastFailureStatus;
+    }
+
+    /** Records a failed attempt: {@code status} 0 when there was no answer. */
+    private void failing(int status) {
+        if (failingSinceMillis == 0) {
+            failingSinceMillis = System.currentTimeMillis();
+        }
+        lastFailureStatus = status;
+    }
+
     /**
      * Stops the forwarder; a batch being delivered is sent again by the next forwarder of the target. One waiting for a
      * target's answer is interrupted after 2 s, so a target that is slow to answer does not hold up a shutdown.
@@ -116,6 +137,7 @@ final class Forwarder {
                 if (!running) {
                     return;
                 }
+                failing(0);
                 if (failures++ == 0) {
                     LOG.error("forwarding to {} failed; going on from its stored cursor", target.name(), e);
                 }
@@ -128,7 +150,7 @@ final class Forwarder {
     private void forwardFromCursor() {
         Long stored = store.find(target.name()).map(t -> t.logPosition()).orElse(null);
         if (stored == null) {
-            long end = log.lastPosition();
+            long end = log.lastSyncedPosition();
             position = store.start(target.name(), end);
             LOG.info("forwarding to {} starts at the log's end, after position {}", target.name(),
                     Long.toHexString(position));
@@ -242,6 +264,7 @@ final class Forwarder {
             }
             switch (o.kind()) {
                 case DELIVERED -> {
+                    failingSinceMillis = 0;
                     metrics.delivered(t.name(), piece.size());
                     if (attempt > 1) {
                         LOG.info("forwarding to {} works again after {} attempts", t.name(), attempt);
@@ -249,6 +272,7 @@ final class Forwarder {
                     return true;
                 }
                 case REFUSED -> {
+                    failingSinceMillis = 0; // it answered: what it refused is parked, and forwarding goes on
                     store.deadLetter(t.name(), last, piece.size(), body, o.status(), o.response());
                     metrics.deadLettered(t.name(), piece.size());
                     LOG.warn("forwarding target {} refused a batch of {} statements with {}: parked as a dead letter "
@@ -257,6 +281,7 @@ final class Forwarder {
                     return true;
                 }
                 case RETRY -> {
+                    failing(o.status());
                     metrics.retried(t.name());
                     long wait = o.retryAfterMillis() > 0 ? Math.min(o.retryAfterMillis(), MAX_RETRY_AFTER_MILLIS)
                             : backoff(attempt);
@@ -276,6 +301,7 @@ final class Forwarder {
                     + " (another forwarder of it runs, or it was removed)");
         }
         position = to;
+        failingSinceMillis = 0;
         if (failures > 0) {
             LOG.info("forwarding to {} works again after {} failures", target.name(), failures);
             failures = 0;

@@ -59,12 +59,15 @@ public final class Forwarding implements AutoCloseable {
     public Map<String, Lag> lag() {
         Map<String, Lag> out = new LinkedHashMap<>();
         running.forEach((name, f) -> out.put(name, new Lag(f.lagEntries(), f.lagMillis() / 1000.0,
-                f.target().stored().paused())));
+                f.target().stored().paused(), f.failingSinceMillis(), f.lastFailureStatus())));
         return out;
     }
 
-    /** How far a target is behind the log. */
-    public record Lag(long entries, double seconds, boolean paused) {
+    /**
+     * How far a target is behind the log, and whether forwarding to it fails: since when ({@code failingSinceMillis},
+     * 0 while it works) and with which HTTP status last ({@code lastStatus}, 0 for no answer).
+     */
+    public record Lag(long entries, double seconds, boolean paused, long failingSinceMillis, int lastStatus) {
     }
 
     private synchronized void reconcile() {

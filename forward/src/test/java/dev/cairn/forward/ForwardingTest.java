@@ -71,6 +71,13 @@ class ForwardingTest {
         }
     }
 
+    /** What a receiver computes to verify a signature, as the README tells it: HMAC-SHA256 of timestamp.body. */
+    private static String receiversHmac(String signed) throws Exception {
+        javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+        mac.init(new javax.crypto.spec.SecretKeySpec(SECRET.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+        return java.util.HexFormat.of().formatHex(mac.doFinal(signed.getBytes(StandardCharsets.UTF_8)));
+    }
+
     /** The body is one JSON value and nothing after it (read to its end by a strict parser). */
     private static void assertWholeJson(byte[] body) throws java.io.IOException {
         try (com.fasterxml.jackson.core.JsonParser p = new com.fasterxml.jackson.core.JsonFactory().createParser(body)) {
@@ -106,7 +113,10 @@ class ForwardingTest {
                 assertEquals(ids, receiver.delivered());
                 for (WebhookReceiver.Received r : receiver.received()) {
                     assertTrue(r.ids().size() <= 7, "a batch holds at most 7: " + r.ids().size());
-                    assertEquals("sha256=" + Delivery.hmac(SECRET, r.body()), r.signature());
+                    long signedAt = Long.parseLong(r.timestamp());
+                    assertTrue(Math.abs(signedAt - System.currentTimeMillis() / 1000) < 120, "signed just now");
+                    assertEquals("sha256=" + receiversHmac(r.timestamp() + "." + new String(r.body(),
+                            StandardCharsets.UTF_8)), r.signature());
                     assertTrue(new String(r.body(), StandardCharsets.UTF_8).startsWith("{\"target\":\"hook\","));
                     assertWholeJson(r.body());
                 }
@@ -129,6 +139,27 @@ class ForwardingTest {
                 await(() -> receiver.delivered().size() >= 4, "4 delivered");
                 Thread.sleep(200);
                 assertEquals(later, receiver.delivered());
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.cairn.store.TestDatabase#dialects")
+    void aNewTargetStartsAfterTheLastSyncedEntryNotAfterOneACrashCouldTakeBack(String dialect) throws Exception {
+        try (TestDatabase tdb = TestDatabase.create(dialect, tmp); Database db = Database.open(tdb.url());
+             ChronicleLog log = ChronicleLog.open(tmp.resolve("log")); LogAppender appender = log.appender();
+             WebhookReceiver receiver = new WebhookReceiver()) {
+            append(appender, 3, COMPLETED);
+            long synced = log.lastPosition();
+            StoredStatement unsynced = statement(COMPLETED);
+            appender.append(new StatementsStored(List.of(unsynced)));
+            new ForwardStore(db).insert(webhook(receiver.url(), "", 100, null));
+            try (Forwarding f = forwarding(log, db)) {
+                await(() -> new ForwardStore(db).find("hook").orElseThrow().logPosition() != null, "started");
+                assertEquals(synced, new ForwardStore(db).find("hook").orElseThrow().logPosition());
+                appender.sync();
+                await(() -> receiver.delivered().size() >= 1, "the entry synced after the start delivered");
+                assertEquals(List.of(unsynced.id().toString()), receiver.delivered());
             }
         }
     }
@@ -192,6 +223,26 @@ class ForwardingTest {
             assertEquals(List.of(503, 401, 429, 302), receiver.received().subList(0, 4).stream()
                     .map(WebhookReceiver.Received::status).toList());
             assertTrue(new ForwardStore(db).deadLetters("hook").isEmpty());
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.cairn.store.TestDatabase#dialects")
+    void aFailingTargetShowsSinceWhenAndItsLastStatusUntilItWorksAgain(String dialect) throws Exception {
+        try (TestDatabase tdb = TestDatabase.create(dialect, tmp); Database db = Database.open(tdb.url());
+             ChronicleLog log = ChronicleLog.open(tmp.resolve("log")); LogAppender appender = log.appender();
+             WebhookReceiver receiver = new WebhookReceiver(503, 503)) {
+            append(appender, 3, COMPLETED);
+            new ForwardStore(db).insert(webhook(receiver.url(), "", 8, -1L));
+            long before = System.currentTimeMillis();
+            try (Forwarding f = forwarding(log, db)) {
+                await(() -> f.lag().containsKey("hook") && f.lag().get("hook").failingSinceMillis() != 0, "failing");
+                Forwarding.Lag failing = f.lag().get("hook");
+                assertEquals(503, failing.lastStatus());
+                assertTrue(failing.failingSinceMillis() >= before, "since the first failed attempt");
+                await(() -> receiver.delivered().size() >= 3, "3 delivered");
+                await(() -> f.lag().get("hook").failingSinceMillis() == 0, "works again");
+            }
         }
     }
 

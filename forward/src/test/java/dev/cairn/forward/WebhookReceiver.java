@@ -19,7 +19,8 @@ final class WebhookReceiver implements AutoCloseable {
     private static final Pattern ID = Pattern.compile("\"id\":\"([0-9a-f-]{36})\"");
 
     /** One POST as received, with the status it was answered. */
-    record Received(byte[] body, String signature, String version, String authorization, int status) {
+    record Received(byte[] body, String signature, String timestamp, String version, String authorization,
+                    int status) {
         /** The statement ids of the body, in order (each statement's id comes first in its JSON here). */
         List<String> ids() {
             List<String> out = new ArrayList<>();
@@ -50,6 +51,7 @@ final class WebhookReceiver implements AutoCloseable {
             int status = scripted == null ? 200 : scripted;
             synchronized (received) {
                 received.add(new Received(body, exchange.getRequestHeaders().getFirst(Delivery.SIGNATURE),
+                        exchange.getRequestHeaders().getFirst(Delivery.TIMESTAMP),
                         exchange.getRequestHeaders().getFirst("X-Experience-API-Version"),
                         exchange.getRequestHeaders().getFirst("Authorization"), status));
             }

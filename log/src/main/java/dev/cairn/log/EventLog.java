@@ -50,6 +50,12 @@ public interface EventLog extends AutoCloseable {
     /** The position of the last entry, or {@link #START} when the log is empty. */
     long lastPosition();
 
+    /**
+     * The position of the last entry known to be synced ({@link #START} when none is): a reader that starts after it
+     * never skips an entry, while an entry after it may still be lost to a crash and its position taken by another.
+     */
+    long lastSyncedPosition();
+
     /** How many entries the log holds after {@code position} ({@link #START}: all of them). */
     long entriesAfter(long position);
 

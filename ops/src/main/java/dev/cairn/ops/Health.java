@@ -16,6 +16,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.undertow.server.HttpHandler;
 import io.undertow.util.Headers;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -143,7 +144,13 @@ final class Health {
                     Responses.quote(body.append(comma), t.getKey());
                     body.append(":{\"lagEntries\":").append(t.getValue().entries()).append(",\"lagSeconds\":")
                             .append(String.format(java.util.Locale.ROOT, "%.3f", t.getValue().seconds()))
-                            .append(",\"paused\":").append(t.getValue().paused()).append('}');
+                            .append(",\"paused\":").append(t.getValue().paused());
+                    if (t.getValue().failingSinceMillis() != 0) { // the status only: an error's text may name hosts
+                        body.append(",\"failingSince\":\"")
+                                .append(Instant.ofEpochMilli(t.getValue().failingSinceMillis())).append("\",\"lastStatus\":")
+                                .append(t.getValue().lastStatus());
+                    }
+                    body.append('}');
                     comma = ",";
                 }
                 body.append('}');

@@ -52,7 +52,7 @@ final class TargetsCommand {
         String credential;
 
         @Option(names = "--secret", description = "webhook: the key (16 characters or more) of the HMAC-SHA256 "
-                + "signature sent as X-Cairn-Signature: sha256=HEX.")
+                + "signature of X-Cairn-Timestamp, '.' and the body, sent as X-Cairn-Signature: sha256=HEX.")
         String secret;
 
         @Option(names = "--filter", defaultValue = "", description = "GET /statements' filter parameters as a query "

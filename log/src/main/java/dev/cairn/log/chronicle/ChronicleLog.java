@@ -196,6 +196,11 @@ public final class ChronicleLog implements EventLog {
     }
 
     @Override
+    public long lastSyncedPosition() {
+        return Math.min(lastPosition(), synced.get()); // no record (UNKNOWN, the largest long): all of it is synced
+    }
+
+    @Override
     public long entriesAfter(long index) {
         long last = queue.lastIndex();
         if (last < 0 || last <= index) {
