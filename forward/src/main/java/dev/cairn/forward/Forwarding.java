@@ -3,6 +3,7 @@ package dev.cairn.forward;
 import dev.cairn.log.EventLog;
 import dev.cairn.store.ForwardStore;
 import dev.cairn.store.ForwardTarget;
+import dev.cairn.store.ForwardingLock;
 import dev.cairn.xapi.XapiException;
 import dev.cairn.xapi.XapiVersion;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -29,6 +30,8 @@ public final class Forwarding implements AutoCloseable {
 
     private final EventLog log;
     private final ForwardStore store;
+    /** Held while this process forwards; another process holding it makes this one stand by. */
+    private final ForwardingLock lock;
     private final XapiVersion version;
     private final Delivery delivery;
     private final ForwardMetrics metrics;
@@ -38,9 +41,15 @@ public final class Forwarding implements AutoCloseable {
     /** Targets found invalid, with what was wrong, so it is logged once. */
     private final Map<String, String> invalid = new HashMap<>();
 
-    public Forwarding(EventLog log, ForwardStore store, XapiVersion version, MeterRegistry registry) {
+    /** Whether this process stood by at the last recheck (logged when it changes). */
+    private boolean standingBy;
+
+    /** @param lock the database's forwarding lock, which this closes when it closes */
+    public Forwarding(EventLog log, ForwardStore store, ForwardingLock lock, XapiVersion version,
+                      MeterRegistry registry) {
         this.log = log;
         this.store = store;
+        this.lock = lock;
         this.version = version;
         this.delivery = new Delivery(version.header());
         this.metrics = new ForwardMetrics(registry);
@@ -73,6 +82,9 @@ public final class Forwarding implements AutoCloseable {
     private synchronized void reconcile() {
         List<ForwardTarget> targets;
         try {
+            if (!holdLock()) {
+                return;
+            }
             targets = store.list();
         } catch (RuntimeException e) {
             LOG.debug("cannot read the forwarding targets now: {}", e.getMessage());
@@ -122,6 +134,33 @@ public final class Forwarding implements AutoCloseable {
         invalid.keySet().retainAll(seen);
     }
 
+    /**
+     * Whether this process may forward: it holds the lock, or took it now. One that lost it (its database session
+     * ended) stops its forwarders before another process, which may take the lock now, sends their batches.
+     */
+    private boolean holdLock() {
+        boolean held;
+        try {
+            held = lock.hold();
+        } catch (RuntimeException e) {
+            held = false;
+            LOG.debug("cannot take the forwarding lock now: {}", e.getMessage());
+        }
+        if (!held) {
+            for (String name : Set.copyOf(running.keySet())) {
+                stop(name);
+            }
+            if (!standingBy) {
+                LOG.info("forwarding stands by: another process forwards from this database (it takes over when that"
+                        + " one stops)");
+            }
+        } else if (standingBy) {
+            LOG.info("forwarding takes over: no other process forwards from this database now");
+        }
+        standingBy = !held;
+        return held;
+    }
+
     /** Whether two stored forms of a target define the same forwarding (cursor and pause aside). */
     private static boolean sameDefinition(ForwardTarget a, ForwardTarget b) {
         return a.kind().equals(b.kind()) && a.url().equals(b.url()) && java.util.Objects.equals(a.credential(),
@@ -149,6 +188,7 @@ public final class Forwarding implements AutoCloseable {
             for (String name : Set.copyOf(running.keySet())) {
                 stop(name);
             }
+            lock.close(); // after the forwarders stopped: another process may send their batches from here on
         }
     }
 }

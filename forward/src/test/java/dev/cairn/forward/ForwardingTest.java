@@ -11,6 +11,7 @@ import dev.cairn.store.Database;
 import dev.cairn.store.DeadLetter;
 import dev.cairn.store.ForwardStore;
 import dev.cairn.store.ForwardTarget;
+import dev.cairn.store.ForwardingLock;
 import dev.cairn.store.TestDatabase;
 import dev.cairn.xapi.XapiVersion;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -94,7 +95,8 @@ class ForwardingTest {
     }
 
     private Forwarding forwarding(ChronicleLog log, Database db) {
-        Forwarding f = new Forwarding(log, new ForwardStore(db), XapiVersion.V2_0_0, new SimpleMeterRegistry());
+        Forwarding f = new Forwarding(log, new ForwardStore(db), ForwardingLock.of(db), XapiVersion.V2_0_0,
+                new SimpleMeterRegistry());
         f.start();
         return f;
     }
@@ -140,6 +142,33 @@ class ForwardingTest {
                 Thread.sleep(200);
                 assertEquals(later, receiver.delivered());
             }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.cairn.store.TestDatabase#dialects")
+    void aSecondForwardingProcessStandsByAndTakesOverWhenTheFirstStops(String dialect) throws Exception {
+        try (TestDatabase tdb = TestDatabase.create(dialect, tmp); Database db = Database.open(tdb.url());
+             ChronicleLog log = ChronicleLog.open(tmp.resolve("log")); LogAppender appender = log.appender();
+             WebhookReceiver receiver = new WebhookReceiver()) {
+            new ForwardStore(db).insert(webhook(receiver.url(), "", 5, -1L));
+            List<String> ids = new ArrayList<>();
+            Forwarding first = forwarding(log, db);
+            try (Forwarding second = forwarding(log, db)) {
+                await(() -> first.lag().containsKey("hook"), "the first forwards");
+                ids.addAll(append(appender, 30, COMPLETED));
+                await(() -> receiver.delivered().size() >= 30, "30 delivered");
+                Thread.sleep(2 * Forwarding.RECHECK_MILLIS);
+                assertTrue(second.lag().isEmpty(), "the second stands by while the first forwards");
+                first.close();
+                ids.addAll(append(appender, 10, COMPLETED));
+                await(() -> receiver.delivered().size() >= 40, "40 delivered after the first stopped");
+                await(() -> noLag(second), "the second took over");
+            } finally {
+                first.close();
+            }
+            Thread.sleep(200);
+            assertEquals(ids, receiver.delivered(), "each statement once, in log order");
         }
     }
 

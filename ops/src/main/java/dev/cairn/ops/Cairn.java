@@ -58,6 +58,7 @@ import dev.cairn.store.CredentialStore;
 import dev.cairn.store.Database;
 import dev.cairn.store.DocumentReader;
 import dev.cairn.store.ForwardStore;
+import dev.cairn.store.ForwardingLock;
 import dev.cairn.store.ForwardTarget;
 import dev.cairn.store.KnownState;
 import dev.cairn.store.OwnerOnly;
@@ -152,7 +153,8 @@ public final class Cairn implements AutoCloseable {
             if (roles.contains(Role.FORWARD)) {
                 ForwardStore targets = new ForwardStore(db);
                 configuredTargets.forEach(targets::configure);
-                Forwarding forwarding = started(new Forwarding(log, targets, s.get(XAPI_VERSION), metrics));
+                Forwarding forwarding = started(new Forwarding(log, targets, ForwardingLock.of(db),
+                        s.get(XAPI_VERSION), metrics));
                 forwarding.start();
                 forwardingLag = forwarding::lag;
             }
