@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.cairn.http.BodyReceiver;
 import dev.cairn.http.ErrorPolicy;
+import dev.cairn.http.QueryParameters;
 import dev.cairn.http.Responses;
 import dev.cairn.store.DeadLetter;
 import dev.cairn.store.ForwardStore;
@@ -31,7 +32,9 @@ import java.util.Map;
  *   <li>{@code GET /admin/targets}: every target (secrets are never returned, only whether one is set);</li>
  *   <li>{@code POST /admin/targets}: add one, from a JSON object ({@link #FIELDS}); 201, 409 when the name exists;</li>
  *   <li>{@code POST /admin/targets/NAME/pause}, {@code .../resume}; {@code DELETE /admin/targets/NAME};</li>
- *   <li>{@code GET /admin/targets/NAME/dead-letters}; {@code POST /admin/dead-letters/ID/retry}.</li>
+ *   <li>{@code GET /admin/targets/NAME/dead-letters?after=ID&limit=N}: a page of its dead letters, oldest first;
+ *   {@code POST /admin/targets/NAME/dead-letters/retry?limit=N}: send them again, oldest first;
+ *   {@code POST /admin/dead-letters/ID/retry}: one of them.</li>
  * </ul>
  * Runs on a worker thread (its database calls and a retry's POST block); a body is read by {@link BodyReceiver}, as
  * every body is. Bodies are at most {@value #MAX_BODY} bytes of {@code application/json}; every refusal names the
@@ -41,6 +44,9 @@ public final class TargetsHandler implements HttpHandler {
     public static final String TARGETS = "/admin/targets";
     public static final String DEAD_LETTERS = "/admin/dead-letters";
     static final int MAX_BODY = 16 * 1024;
+    /** Dead letters per page, unless {@code limit} says otherwise, and the most it may say. */
+    static final int DEFAULT_PAGE = 100;
+    static final int MAX_PAGE = 1_000;
     /** The fields a target's JSON takes, and the JSON type of each. */
     static final Map<String, JsonToken> FIELDS = Map.of("name", JsonToken.VALUE_STRING, "kind",
             JsonToken.VALUE_STRING, "url", JsonToken.VALUE_STRING, "credential", JsonToken.VALUE_STRING, "secret",
@@ -98,6 +104,15 @@ public final class TargetsHandler implements HttpHandler {
                 return;
             }
         }
+        if (path.startsWith(TARGETS + "/") && parts.length == 6 && parts[4].equals("dead-letters")
+                && parts[5].equals("retry")) {
+            if (method.equals("POST")) {
+                retryAll(exchange, parts[3]);
+            } else {
+                notAllowed(exchange, "POST");
+            }
+            return;
+        }
         if (path.startsWith(DEAD_LETTERS + "/") && parts.length == 5 && parts[4].equals("retry")) {
             if (method.equals("POST")) {
                 retry(exchange, parts[3]);
@@ -108,7 +123,8 @@ public final class TargetsHandler implements HttpHandler {
         }
         Responses.error(exchange, 404, "resource.unknown", "path " + path, "no resource at " + path + "; the "
                 + "forwarding API has " + TARGETS + ", " + TARGETS + "/NAME, " + TARGETS + "/NAME/pause, "
-                + TARGETS + "/NAME/resume, " + TARGETS + "/NAME/dead-letters and " + DEAD_LETTERS + "/ID/retry");
+                + TARGETS + "/NAME/resume, " + TARGETS + "/NAME/dead-letters, " + TARGETS + "/NAME/dead-letters/retry and "
+                + DEAD_LETTERS + "/ID/retry");
     }
 
     private static void notAllowed(HttpServerExchange exchange, String allow) {
@@ -199,15 +215,22 @@ public final class TargetsHandler implements HttpHandler {
         Responses.noContent(exchange);
     }
 
+    /** A page of a target's dead letters, oldest first: {@code after} an id, {@code limit} of them (with {@code more}). */
     private void deadLetters(HttpServerExchange exchange, String name) {
+        QueryParameters.check(exchange.getQueryParameters(), List.of("after", "limit"), "GET " + TARGETS
+                + "/NAME/dead-letters");
+        long after = number(exchange, "after", 0, Long.MAX_VALUE, 0);
+        int limit = (int) number(exchange, "limit", 1, MAX_PAGE, DEFAULT_PAGE);
         if (store.find(name).isEmpty()) {
             noTarget(exchange, name);
             return;
         }
-        List<DeadLetter> letters = store.deadLetters(name);
+        List<DeadLetter> letters = store.deadLetters(name, after, limit + 1);
+        boolean more = letters.size() > limit;
+        List<DeadLetter> page = more ? letters.subList(0, limit) : letters;
         send(exchange, 200, g -> {
             g.writeArrayFieldStart("deadLetters");
-            for (DeadLetter d : letters) {
+            for (DeadLetter d : page) {
                 g.writeStartObject();
                 g.writeNumberField("id", d.id());
                 g.writeNumberField("statements", d.statements());
@@ -217,7 +240,49 @@ public final class TargetsHandler implements HttpHandler {
                 g.writeEndObject();
             }
             g.writeEndArray();
+            if (more) {
+                g.writeStringField("more", exchange.getRequestPath() + "?after=" + page.get(page.size() - 1).id()
+                        + "&limit=" + limit);
+            }
         });
+    }
+
+    /** Sends up to {@code limit} of a target's dead letters again, oldest first ({@link DeadLetterRetry#retryAll}). */
+    private void retryAll(HttpServerExchange exchange, String name) throws InterruptedException {
+        QueryParameters.check(exchange.getQueryParameters(), List.of("limit"), "POST " + TARGETS
+                + "/NAME/dead-letters/retry");
+        int limit = (int) number(exchange, "limit", 1, DeadLetterRetry.MAX_PER_CALL, DEFAULT_PAGE);
+        if (store.find(name).isEmpty()) {
+            noTarget(exchange, name);
+            return;
+        }
+        DeadLetterRetry.Summary r = DeadLetterRetry.retryAll(store, version, name, limit);
+        send(exchange, 200, g -> {
+            g.writeNumberField("delivered", r.delivered());
+            g.writeNumberField("refusedAgain", r.refusedAgain());
+            g.writeBooleanField("stoppedAtNotTaken", r.stoppedAtNotTaken());
+            g.writeBooleanField("more", r.more());
+            g.writeStringField("message", r.message());
+        });
+    }
+
+    /** A whole-number parameter from {@code min} to {@code max}, or {@code otherwise} when it is absent. */
+    private static long number(HttpServerExchange exchange, String name, long min, long max, long otherwise) {
+        String value = QueryParameters.one(exchange.getQueryParameters(), name);
+        if (value == null) {
+            return otherwise;
+        }
+        long n;
+        try {
+            n = value.length() > 19 ? -1 : Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            n = -1;
+        }
+        if (n < min || n > max || !value.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            throw new XapiException("parameter " + name, "parameter.invalid", "parameter '" + name + "' must be a "
+                    + "whole number from " + min + " to " + max + " (got '" + value + "')");
+        }
+        return n;
     }
 
     private void retry(HttpServerExchange exchange, String idText) throws InterruptedException {

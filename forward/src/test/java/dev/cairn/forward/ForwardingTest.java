@@ -275,6 +275,26 @@ class ForwardingTest {
         }
     }
 
+    @ParameterizedTest
+    @MethodSource("dev.cairn.store.TestDatabase#dialects")
+    void retryingAllDeadLettersStopsAtTheFirstTheTargetDoesNotTakeNow(String dialect) throws Exception {
+        try (TestDatabase tdb = TestDatabase.create(dialect, tmp); Database db = Database.open(tdb.url());
+             WebhookReceiver receiver = new WebhookReceiver(200, 503)) {
+            ForwardStore store = new ForwardStore(db);
+            store.insert(new ForwardTarget("hook", Target.WEBHOOK, receiver.url(), null, SECRET, "", 5, 30, true, -1L));
+            for (int i = 0; i < 3; i++) {
+                store.deadLetter("hook", i, 1, ("{\"n\":" + i + "}").getBytes(StandardCharsets.UTF_8), 400, "no");
+            }
+            DeadLetterRetry.Summary s = DeadLetterRetry.retryAll(store, XapiVersion.V2_0_0, "hook", 100);
+            assertEquals(1, s.delivered());
+            assertTrue(s.stoppedAtNotTaken() && s.more(), s.message());
+            assertEquals(2, receiver.received().size(), "the third was not sent to a target that is down");
+            assertEquals(List.of("{\"n\":1}", "{\"n\":2}"), store.deadLetters("hook").stream()
+                    .map(d -> new String(store.deadLetter(d.id()).orElseThrow().body(), StandardCharsets.UTF_8))
+                    .toList());
+        }
+    }
+
     /** An LRS refuses a whole batch with 409 when it holds one of the ids with other content (xAPI batches are atomic). */
     @ParameterizedTest
     @MethodSource("dev.cairn.store.TestDatabase#dialects")

@@ -11,6 +11,7 @@ import dev.cairn.store.ForwardStore;
 import dev.cairn.store.ForwardTarget;
 import dev.cairn.xapi.XapiException;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -26,7 +27,7 @@ import picocli.CommandLine.Parameters;
                 + "retry the batches a target refused (dead letters).",
         subcommands = {TargetsCommand.Add.class, TargetsCommand.ListTargets.class, TargetsCommand.Pause.class,
                 TargetsCommand.Resume.class, TargetsCommand.Remove.class, TargetsCommand.DeadLetters.class,
-                TargetsCommand.Retry.class})
+                TargetsCommand.Retry.class, TargetsCommand.RetryAll.class})
 final class TargetsCommand {
     private TargetsCommand() {
     }
@@ -182,15 +183,58 @@ final class TargetsCommand {
     }
 
     @Command(name = "dead-letters", mixinStandardHelpOptions = true,
-            description = "List the batches a target refused: id, statements, status, when, and its answer.")
+            description = "List the batches a target refused, oldest first: id, statements, status, when, and its "
+                    + "answer.")
     static final class DeadLetters extends OnTarget {
+        @Option(names = "--after", defaultValue = "0", description = "Only those with an id above this one.")
+        long after;
+
+        @Option(names = "--limit", defaultValue = "100", description = "At most this many (1 to 1000).")
+        int limit;
+
         @Override
         int run(ForwardStore store) {
-            for (DeadLetter d : store.deadLetters(name)) {
+            if (limit < 1 || limit > 1_000 || after < 0) {
+                System.err.println("cairn targets dead-letters: --limit takes 1 to 1000 and --after an id (0 or more)");
+                return 2;
+            }
+            List<DeadLetter> letters = store.deadLetters(name, after, limit + 1);
+            for (DeadLetter d : letters.subList(0, Math.min(limit, letters.size()))) {
                 System.out.println(d.id() + "\t" + d.statements() + " statements\t" + d.status() + "\t"
                         + Instant.ofEpochMilli(d.atMillis()) + "\t" + printable(d.response()));
             }
+            if (letters.size() > limit) {
+                System.err.println("more: --after " + letters.get(limit - 1).id());
+            }
             return 0;
+        }
+    }
+
+    @Command(name = "retry-all", mixinStandardHelpOptions = true,
+            description = "Send a target's dead letters again, oldest first, stopping at the first the target does not"
+                    + " take now; those delivered are dropped.")
+    static final class RetryAll extends OnTarget {
+        @Option(names = "--limit", defaultValue = "1000", description = "At most this many (1 to 1000).")
+        int limit;
+
+        @Override
+        int run(ForwardStore store) {
+            if (limit < 1 || limit > DeadLetterRetry.MAX_PER_CALL) {
+                System.err.println("cairn targets retry-all: --limit takes 1 to " + DeadLetterRetry.MAX_PER_CALL);
+                return 2;
+            }
+            if (store.find(name).isEmpty()) {
+                return done(false, "retry-all");
+            }
+            DeadLetterRetry.Summary r;
+            try {
+                r = DeadLetterRetry.retryAll(store, options.settings().get(XAPI_VERSION), name, limit);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return 1;
+            }
+            (r.stoppedAtNotTaken() ? System.err : System.out).println(printable(r.message()));
+            return r.stoppedAtNotTaken() ? 1 : 0;
         }
     }
 

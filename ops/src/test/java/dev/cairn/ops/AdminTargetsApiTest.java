@@ -143,4 +143,64 @@ class AdminTargetsApiTest extends LrsOnEachDatabase {
         refused(call("POST", "/admin/dead-letters/42/retry", null, ADMIN), 404, "dead_letter.unknown", null);
         assertEquals("{\"targets\":[]}", call("GET", "/admin/targets", null, ADMIN).body());
     }
+
+    @Test
+    void deadLettersArePagedOldestFirstAndRetriedAllAtOnce() throws Exception {
+        com.sun.net.httpserver.HttpServer receiver = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        java.util.concurrent.atomic.AtomicInteger posts = new java.util.concurrent.atomic.AtomicInteger();
+        receiver.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            posts.incrementAndGet();
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        receiver.start();
+        try (dev.cairn.store.Database db = dev.cairn.store.Database.open(lrs.db)) {
+            dev.cairn.store.ForwardStore store = new dev.cairn.store.ForwardStore(db);
+            store.insert(new dev.cairn.store.ForwardTarget("hook", "webhook", "http://127.0.0.1:"
+                    + receiver.getAddress().getPort() + "/hook", null, null, "", 10, 30, true, -1L));
+            for (int i = 0; i < 3; i++) {
+                store.deadLetter("hook", i, 1, "{\"statements\":[]}".getBytes(), 400, "refused " + i);
+            }
+            JsonNode first = TestLrs.json(call("GET", "/admin/targets/hook/dead-letters?limit=2", null, ADMIN));
+            assertEquals(List.of("refused 0", "refused 1"), first.get("deadLetters").findValuesAsText("response"));
+            JsonNode rest = TestLrs.json(call("GET", first.get("more").asText(), null, ADMIN));
+            assertEquals(List.of("refused 2"), rest.get("deadLetters").findValuesAsText("response"));
+            assertFalse(rest.has("more"), rest.toString());
+
+            HttpResponse<String> retried = call("POST", "/admin/targets/hook/dead-letters/retry?limit=2", null, ADMIN);
+            assertEquals(200, retried.statusCode(), retried.body());
+            assertEquals(2, TestLrs.json(retried).get("delivered").asInt(), retried.body());
+            assertTrue(TestLrs.json(retried).get("more").asBoolean(), retried.body());
+            assertEquals(List.of("refused 2"), store.deadLetters("hook").stream().map(d -> d.response()).toList());
+            retried = call("POST", "/admin/targets/hook/dead-letters/retry", null, ADMIN);
+            assertEquals(1, TestLrs.json(retried).get("delivered").asInt(), retried.body());
+            assertFalse(TestLrs.json(retried).get("more").asBoolean(), retried.body());
+            assertEquals(3, posts.get());
+            assertTrue(store.deadLetters("hook").isEmpty());
+        } finally {
+            receiver.stop(0);
+        }
+    }
+
+    @Test
+    void badDeadLetterParametersAreRefusedNamingThem() throws Exception {
+        for (String query : List.of("limit=0", "limit=1001", "limit=abc", "limit=+5", "after=-1",
+                "after=99999999999999999999", "limit=")) {
+            String name = query.substring(0, query.indexOf('='));
+            refused(call("GET", "/admin/targets/x/dead-letters?" + query, null, ADMIN), 400, "parameter.invalid",
+                    "parameter " + name);
+        }
+        refused(call("GET", "/admin/targets/x/dead-letters?colour=red", null, ADMIN), 400, "parameter.unknown",
+                "parameter colour");
+        refused(call("GET", "/admin/targets/x/dead-letters?limit=1&limit=2", null, ADMIN), 400, "parameter.repeated",
+                "parameter limit");
+        refused(call("POST", "/admin/targets/x/dead-letters/retry?limit=0", null, ADMIN), 400, "parameter.invalid",
+                "parameter limit");
+        refused(call("GET", "/admin/targets/x/dead-letters/retry", null, ADMIN), 405, "method.not_allowed", null);
+        refused(call("POST", "/admin/targets/nobody/dead-letters/retry", null, ADMIN), 404, "target.unknown", null);
+        refused(call("GET", "/admin/targets/nobody/dead-letters", null, ADMIN), 404, "target.unknown", null);
+        refused(call("POST", "/admin/targets/x/dead-letters/retry", null, null), 401, "auth.required", null);
+    }
 }

@@ -176,11 +176,18 @@ public final class ForwardStore {
         }
     }
 
-    /** A target's dead letters, oldest first, without their bodies. */
+    /** All of a target's dead letters, oldest first, without their bodies. */
     public List<DeadLetter> deadLetters(String name) {
+        return deadLetters(name, 0, Integer.MAX_VALUE);
+    }
+
+    /** Up to {@code limit} of a target's dead letters with an id above {@code afterId}, oldest first, without bodies. */
+    public List<DeadLetter> deadLetters(String name, long afterId, int limit) {
         try (Connection c = db.reader();
              PreparedStatement ps = c.prepareStatement(db.sql("list_forward_dead_letters"))) {
             ps.setString(1, name);
+            ps.setLong(2, afterId);
+            ps.setInt(3, limit);
             try (ResultSet rs = ps.executeQuery()) {
                 List<DeadLetter> out = new ArrayList<>();
                 while (rs.next()) {

@@ -235,7 +235,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?)
 
 -- name: list_forward_dead_letters
 SELECT id, target, last_position, statements, status, response, at_ms FROM forward_dead_letter
-WHERE target = ? ORDER BY id
+WHERE target = ? AND id > ? ORDER BY id LIMIT ?
 
 -- name: forward_dead_letter_by_id
 SELECT id, target, last_position, statements, status, response, at_ms, body FROM forward_dead_letter WHERE id = ?
