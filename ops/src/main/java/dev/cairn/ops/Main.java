@@ -1,5 +1,6 @@
 package dev.cairn.ops;
 
+import dev.cairn.store.StoreException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -34,16 +35,20 @@ public final class Main {
             return 2;
         }
         return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true).setDefaultValueProvider(defaults)
-                .setExecutionExceptionHandler(Main::refuseSetting).execute(args);
+                .setExecutionExceptionHandler(Main::refuse).execute(args);
     }
 
-    /** A setting with a bad value stops any command, before it starts anything, with exit code 2. */
-    private static int refuseSetting(Exception e, CommandLine command, CommandLine.ParseResult parsed) throws Exception {
-        if (!(e instanceof Settings.Invalid)) {
+    /**
+     * A setting with a bad value stops any command, before it starts anything, with exit code 2; a database that
+     * cannot be opened or used (a data directory that does not exist yet, a PostgreSQL that is down) with exit code
+     * 1 and what the database said, not a stack trace.
+     */
+    private static int refuse(Exception e, CommandLine command, CommandLine.ParseResult parsed) throws Exception {
+        if (!(e instanceof Settings.Invalid) && !(e instanceof StoreException)) {
             throw e;
         }
         command.getErr().println(command.getCommandSpec().qualifiedName() + ": " + e.getMessage());
-        return 2;
+        return e instanceof Settings.Invalid ? 2 : 1;
     }
 
     static final class Version implements CommandLine.IVersionProvider {

@@ -77,6 +77,21 @@ class ConfigurationTest {
     }
 
     @Test
+    void aDatabaseThatCannotBeOpenedStopsACommandWithWhatItSaidNotAStackTrace() {
+        java.io.PrintStream err = System.err;
+        java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(said, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            assertEquals(1, Main.run(Map.of(), "targets", "list", "--data", dir.resolve("not-made-yet").toString()));
+        } finally {
+            System.setErr(err);
+        }
+        String text = said.toString(java.nio.charset.StandardCharsets.UTF_8);
+        org.junit.jupiter.api.Assertions.assertTrue(text.startsWith("cairn targets list: cannot open database"), text);
+        org.junit.jupiter.api.Assertions.assertFalse(text.contains("\tat "), text);
+    }
+
+    @Test
     void timeoutsAndTheConnectionCapHaveDefaultsAndComeFromFlagsEnvironmentOrFile() throws Exception {
         Settings d = settings(Map.of());
         assertEquals(10_000L, d.get(SettingTable.HEADER_TIMEOUT));
