@@ -135,6 +135,8 @@ public final class ForwardBench {
         CairnProcess.targets(dir, source, "add", "second", "--kind", "lrs", "--url", b.url(),
                 "--credential", CREDENTIAL, "--from", "start", "--batch", String.valueOf(batch), "--max-delay", "200");
         long started = 0;
+        long cpuA = 0;
+        long cpuB = 0;
         long deadline = System.nanoTime() + 3_600_000_000_000L;
         while (System.nanoTime() < deadline) {
             JsonNode t = ready(a).path("forwarding").path("second");
@@ -142,13 +144,20 @@ public final class ForwardBench {
             if (!t.isMissingNode()) {
                 if (started == 0) {
                     started = now;
+                    cpuA = ProcessCpu.nanos(a.pid());
+                    cpuB = ProcessCpu.nanos(b.pid());
                 }
                 if (t.get("lagEntries").asLong() == 0) {
                     double seconds = (now - started) / 1e9;
+                    double sourceCores = (ProcessCpu.nanos(a.pid()) - cpuA) / 1e9 / seconds;
+                    double targetCores = (ProcessCpu.nanos(b.pid()) - cpuB) / 1e9 / seconds;
                     long delivered = delivered(a, "second");
                     return String.format("| forwarding: %,d statements from the log to a second Cairn (lrs, POSTs "
-                            + "of %d, each answered once durable in the target's log), %,d delivered | **%,.0f "
-                            + "statements/s** | ≥ 20,000 %s |", n, batch, delivered, n / seconds,
+                            + "of %d, each answered once durable in the target's log), %,d delivered; CPU of the "
+                            + "source %.2f cores (%.0f µs per statement), of the target %.2f cores (%.0f µs), of %d "
+                            + "| **%,.0f statements/s** | ≥ 20,000 %s |", n, batch, delivered, sourceCores,
+                            sourceCores * seconds * 1e6 / n, targetCores, targetCores * seconds * 1e6 / n,
+                            Runtime.getRuntime().availableProcessors(), n / seconds,
                             n / seconds >= 20_000 && delivered == n ? "✅" : "❌");
                 }
             }

@@ -43,7 +43,8 @@ public final class DeadLetterRetry {
                     + ", which no longer exists");
         }
         Target target = Target.check(stored, version);
-        Delivery.Outcome o = new Delivery(version.header()).post(target, letter.body());
+        Delivery.Outcome o = new Delivery(version.header()).post(target,
+                new Delivery.Payload(letter.body(), letter.contentType()));
         switch (o.kind()) {
             case DELIVERED -> {
                 store.dropDeadLetter(id);

@@ -1,6 +1,7 @@
 package dev.cairn.forward;
 
 import dev.cairn.http.Responses;
+import dev.cairn.log.AttachmentContent;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,7 +17,10 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -26,7 +30,8 @@ import javax.crypto.spec.SecretKeySpec;
 /**
  * One POST of a batch to a target, and what its answer means for forwarding:
  * <ul>
- *   <li>{@code lrs}: the statements as a JSON array to {@code url/statements}, with Basic authentication, the
+ *   <li>{@code lrs}: the statements as a JSON array to {@code url/statements} (multipart/mixed with the contents of
+ *       attachments that were sent with them), with Basic authentication, the
  *       version header and {@code X-Cairn-Ack: durable} (a Cairn target answers once they are in its log). 2xx is
  *       delivered: forwarded statements keep their ids, so a batch sent again is answered 200 (xAPI's equivalence
  *       rule makes at-least-once safe). 409 means the target holds one of the ids with other content and refused
@@ -68,11 +73,50 @@ final class Delivery {
         this.version = version;
     }
 
-    /** The body a batch is POSTed as: the statements' exact JSON, in log order. */
-    static byte[] body(Target target, List<byte[]> statements) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(64 + statements.stream().mapToInt(s -> s.length + 1).sum());
+    /** One statement to forward: its exact JSON, and the contents of its attachments that were sent with it. */
+    record Forwarded(byte[] json, List<AttachmentContent> contents) {
+        long bytes() {
+            long n = json.length;
+            for (AttachmentContent c : contents) {
+                n += c.content().length;
+            }
+            return n;
+        }
+    }
+
+    /** A POST's body and its Content-Type. */
+    record Payload(byte[] bytes, String contentType) {
+    }
+
+    /**
+     * The body a batch is POSTed as: the statements' exact JSON, in log order. To an LRS, statements whose
+     * attachments' contents were sent with them go with those contents, as they came (Comm 1.5.2: multipart/mixed,
+     * the statements first, then each content once, named by its hash), so the target can store them; a webhook gets
+     * the JSON only.
+     */
+    static Payload body(Target target, List<Forwarded> statements) {
+        boolean webhook = target.stored().kind().equals(Target.WEBHOOK);
+        Map<String, AttachmentContent> contents = new LinkedHashMap<>();
+        long size = 64;
+        for (Forwarded f : statements) {
+            size += f.json().length + 1;
+            if (!webhook) {
+                for (AttachmentContent c : f.contents()) {
+                    if (contents.putIfAbsent(c.sha2(), c) == null) {
+                        size += c.content().length + 200;
+                    }
+                }
+            }
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream((int) Math.min(size, Integer.MAX_VALUE - 8));
+        // A random boundary: content that holds it by chance is as likely as a collision of 122 random bits.
+        String boundary = contents.isEmpty() ? null : "cairn-" + UUID.randomUUID();
         try {
-            if (target.stored().kind().equals(Target.WEBHOOK)) {
+            if (boundary != null) {
+                out.write(("--" + boundary + "\r\nContent-Type: application/json\r\n\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
+            }
+            if (webhook) {
                 StringBuilder start = new StringBuilder("{\"target\":");
                 Responses.quote(start, target.name());
                 out.write(start.append(",\"statements\":").toString().getBytes(StandardCharsets.UTF_8));
@@ -82,22 +126,33 @@ final class Delivery {
                 if (i > 0) {
                     out.write(',');
                 }
-                out.write(statements.get(i));
+                out.write(statements.get(i).json());
             }
             out.write(']');
-            if (target.stored().kind().equals(Target.WEBHOOK)) {
+            if (webhook) {
                 out.write('}');
             }
+            if (boundary == null) {
+                return new Payload(out.toByteArray(), "application/json");
+            }
+            for (AttachmentContent c : contents.values()) {
+                out.write(("\r\n--" + boundary + "\r\nContent-Type: " + c.contentType()
+                        + "\r\nContent-Transfer-Encoding: binary\r\nX-Experience-API-Hash: " + c.sha2() + "\r\n\r\n")
+                        .getBytes(StandardCharsets.UTF_8));
+                out.write(c.content());
+            }
+            out.write(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.US_ASCII));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return out.toByteArray();
+        return new Payload(out.toByteArray(), "multipart/mixed; boundary=" + boundary);
     }
 
-    /** POSTs {@code body} to {@code target}; never throws for what the network or the target does. */
-    Outcome post(Target target, byte[] body) throws InterruptedException {
+    /** POSTs {@code payload} to {@code target}; never throws for what the network or the target does. */
+    Outcome post(Target target, Payload payload) throws InterruptedException {
+        byte[] body = payload.bytes();
         HttpRequest.Builder request = HttpRequest.newBuilder().timeout(TIMEOUT)
-                .header("Content-Type", "application/json")
+                .header("Content-Type", payload.contentType())
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body));
         if (target.stored().kind().equals(Target.LRS)) {
             // Delivered means stored durably: a Cairn target then answers without waiting for its projector (other

@@ -1,15 +1,21 @@
 package dev.cairn.forward;
 
+import dev.cairn.log.AttachmentContent;
 import dev.cairn.log.EventLog;
 import dev.cairn.log.LogEntry;
 import dev.cairn.log.LogTailer;
 import dev.cairn.log.StatementsStored;
 import dev.cairn.log.StoredStatement;
 import dev.cairn.store.ForwardStore;
+import dev.cairn.xapi.Attachment;
 import dev.cairn.xapi.FilterKeys;
+import dev.cairn.xapi.Statement;
 import dev.cairn.xapi.StatementParser;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -173,14 +179,14 @@ final class Forwarder {
     }
 
     /** Statements the filter takes, from whole log entries, in log order, and the last entry read. */
-    private record Batch(List<byte[]> statements, long last) {
+    private record Batch(List<Delivery.Forwarded> statements, long last) {
     }
 
     /** Reads entries until a batch is full or has waited its delay; null when stopped or paused meanwhile. */
     private Batch gather(LogTailer tailer) {
         Target t = target;
         boolean everything = t.filter().filters().isEmpty();
-        List<byte[]> statements = new ArrayList<>();
+        List<Delivery.Forwarded> statements = new ArrayList<>();
         long last = position;
         long firstNanos = 0;
         long delayNanos = TimeUnit.MILLISECONDS.toNanos(t.stored().maxDelayMillis());
@@ -211,15 +217,21 @@ final class Forwarder {
             }
             last = e.position();
             if (e.event() instanceof StatementsStored stored) {
+                Map<String, AttachmentContent> carried = new HashMap<>();
+                for (AttachmentContent a : stored.attachments()) {
+                    carried.put(a.sha2(), a);
+                }
                 for (StoredStatement s : stored.statements()) {
-                    if (everything || t.filter().matches(FilterKeys.of(StatementParser.parseStored(s.json())
-                            .statement()))) {
+                    Statement parsed = everything && carried.isEmpty() ? null
+                            : StatementParser.parseStored(s.json()).statement();
+                    if (everything || t.filter().matches(FilterKeys.of(parsed))) {
                         if (statements.isEmpty()) {
                             firstNanos = System.nanoTime();
                             pendingSinceMillis = s.storedMillis();
                         }
-                        statements.add(s.json());
-                        bytes += s.json().length;
+                        Delivery.Forwarded f = new Delivery.Forwarded(s.json(), contents(parsed, carried));
+                        statements.add(f);
+                        bytes += f.bytes();
                     }
                 }
             }
@@ -227,15 +239,31 @@ final class Forwarder {
         return new Batch(statements, last);
     }
 
+    /** The contents of {@code statement}'s attachments among those its log entry carries (sent with it). */
+    private static List<AttachmentContent> contents(Statement statement, Map<String, AttachmentContent> carried) {
+        if (carried.isEmpty()) {
+            return List.of();
+        }
+        List<AttachmentContent> out = new ArrayList<>();
+        for (Attachment a : statement.allAttachments()) {
+            AttachmentContent c = carried.get(a.sha2().toLowerCase(Locale.ROOT));
+            if (c != null && !out.contains(c)) {
+                out.add(c);
+            }
+        }
+        return out;
+    }
+
     /** Delivers a batch (in pieces of the batch size when an entry held more) and moves the cursor past it. */
     private void deliver(Batch batch) {
         Target t = target;
-        List<byte[]> all = batch.statements();
+        List<Delivery.Forwarded> all = batch.statements();
         for (int from = 0; from < all.size(); ) {
             int to = from + 1; // one statement always goes, however large
-            long bytes = all.get(from).length;
-            while (to < all.size() && to - from < t.stored().batchSize() && bytes + all.get(to).length <= MAX_BATCH_BYTES) {
-                bytes += all.get(to++).length;
+            long bytes = all.get(from).bytes();
+            while (to < all.size() && to - from < t.stored().batchSize()
+                    && bytes + all.get(to).bytes() <= MAX_BATCH_BYTES) {
+                bytes += all.get(to++).bytes();
             }
             if (!deliverPiece(t, all.subList(from, to), batch.last())) {
                 return; // stopped: the next forwarder sends the batch again
@@ -246,8 +274,8 @@ final class Forwarder {
         pendingSinceMillis = 0;
     }
 
-    private boolean deliverPiece(Target t, List<byte[]> piece, long last) {
-        byte[] body = Delivery.body(t, piece);
+    private boolean deliverPiece(Target t, List<Delivery.Forwarded> piece, long last) {
+        Delivery.Payload body = Delivery.body(t, piece);
         for (int attempt = 1; ; attempt++) {
             while (running && target.stored().paused()) {
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
@@ -273,7 +301,8 @@ final class Forwarder {
                 }
                 case REFUSED -> {
                     failingSinceMillis = 0; // it answered: what it refused is parked, and forwarding goes on
-                    store.deadLetter(t.name(), last, piece.size(), body, o.status(), o.response());
+                    store.deadLetter(t.name(), last, piece.size(), body.bytes(), body.contentType(), o.status(),
+                            o.response());
                     metrics.deadLettered(t.name(), piece.size());
                     LOG.warn("forwarding target {} refused a batch of {} statements with {}: parked as a dead letter "
                             + "('cairn targets dead-letters {}'); forwarding goes on", t.name(), piece.size(),

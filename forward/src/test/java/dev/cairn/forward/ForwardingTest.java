@@ -283,7 +283,8 @@ class ForwardingTest {
             ForwardStore store = new ForwardStore(db);
             store.insert(new ForwardTarget("hook", Target.WEBHOOK, receiver.url(), null, SECRET, "", 5, 30, true, -1L));
             for (int i = 0; i < 3; i++) {
-                store.deadLetter("hook", i, 1, ("{\"n\":" + i + "}").getBytes(StandardCharsets.UTF_8), 400, "no");
+                store.deadLetter("hook", i, 1, ("{\"n\":" + i + "}").getBytes(StandardCharsets.UTF_8),
+                        "application/json", 400, "no");
             }
             DeadLetterRetry.Summary s = DeadLetterRetry.retryAll(store, XapiVersion.V2_0_0, "hook", 100);
             assertEquals(1, s.delivered());

@@ -161,7 +161,8 @@ class AdminTargetsApiTest extends LrsOnEachDatabase {
             store.insert(new dev.cairn.store.ForwardTarget("hook", "webhook", "http://127.0.0.1:"
                     + receiver.getAddress().getPort() + "/hook", null, null, "", 10, 30, true, -1L));
             for (int i = 0; i < 3; i++) {
-                store.deadLetter("hook", i, 1, "{\"statements\":[]}".getBytes(), 400, "refused " + i);
+                store.deadLetter("hook", i, 1, "{\"statements\":[]}".getBytes(), "application/json", 400,
+                        "refused " + i);
             }
             JsonNode first = TestLrs.json(call("GET", "/admin/targets/hook/dead-letters?limit=2", null, ADMIN));
             assertEquals(List.of("refused 0", "refused 1"), first.get("deadLetters").findValuesAsText("response"));

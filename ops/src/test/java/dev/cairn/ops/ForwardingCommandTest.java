@@ -71,6 +71,28 @@ class ForwardingCommandTest extends LrsOnEachDatabase {
     }
 
     @Test
+    void attachmentContentsSentWithAStatementArriveWithItAtAnLrs() throws Exception {
+        try (TestLrs target = new TestLrs(second, null)) {
+            assertEquals(0, targets("add", "second", "--kind", "lrs", "--url", target.base() + "/xapi", "--credential",
+                    TestLrs.KEY + ":" + TestLrs.SECRET, "--from", "start", "--max-delay", "20").exitCode());
+            byte[] content = "the learner's essay, as an attachment".getBytes(StandardCharsets.UTF_8);
+            String id = java.util.UUID.randomUUID().toString();
+            byte[] body = AttachmentApiTest.multipart("[" + AttachmentApiTest.statement(id, AttachmentApiTest.attachment(
+                    "http://example.com/essay", "text/plain", content, null)) + "]",
+                    new Object[] {"text/plain", AttachmentApiTest.sha256(content), content});
+            HttpResponse<String> posted = lrs.send(lrs.request("/xapi/statements").header("Content-Type",
+                    "multipart/mixed; boundary=" + AttachmentApiTest.BOUNDARY)
+                    .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(body)));
+            assertEquals(200, posted.statusCode(), posted.body());
+            awaitStatements(target, 1); // without its content, the target would have refused it (400: dead-lettered)
+            HttpResponse<String> got = target.get("/xapi/statements?statementId=" + id + "&attachments=true");
+            assertEquals(200, got.statusCode(), got.body());
+            assertTrue(got.headers().firstValue("Content-Type").orElse("").startsWith("multipart/mixed"), got.body());
+            assertTrue(got.body().contains("the learner's essay, as an attachment"), got.body());
+        }
+    }
+
+    @Test
     void aFilterForwardsExactlyWhatGetStatementsReturnsForIt() throws Exception {
         try (TestLrs target = new TestLrs(second, null)) {
             String filter = "verb=" + URLEncoder.encode(Statements.COMPLETED, StandardCharsets.UTF_8) + "&activity="

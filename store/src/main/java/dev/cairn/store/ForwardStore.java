@@ -160,16 +160,18 @@ public final class ForwardStore {
      * Parks a batch the target refused. The cursor moves past it with the rest of its entries ({@link #advance}), so a
      * forwarder killed between the two parks it again when it resumes: a dead letter may be recorded twice, never lost.
      */
-    public void deadLetter(String name, long lastPosition, int statements, byte[] body, int status, String response) {
+    public void deadLetter(String name, long lastPosition, int statements, byte[] body, String contentType, int status,
+                           String response) {
         try (Connection c = db.reader();
              PreparedStatement ps = c.prepareStatement(db.sql("insert_forward_dead_letter"))) {
             ps.setString(1, name);
             ps.setLong(2, lastPosition);
             ps.setInt(3, statements);
             ps.setBytes(4, body);
-            ps.setInt(5, status);
-            ps.setString(6, response);
-            ps.setLong(7, System.currentTimeMillis());
+            ps.setString(5, contentType);
+            ps.setInt(6, status);
+            ps.setString(7, response);
+            ps.setLong(8, System.currentTimeMillis());
             ps.executeUpdate();
         } catch (SQLException e) {
             throw new StoreException("cannot park a batch of forwarding target " + name + ": " + e.getMessage(), e);
@@ -192,7 +194,7 @@ public final class ForwardStore {
                 List<DeadLetter> out = new ArrayList<>();
                 while (rs.next()) {
                     out.add(new DeadLetter(rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getInt(4), rs.getInt(5),
-                            rs.getString(6), rs.getLong(7), null));
+                            rs.getString(6), rs.getLong(7), null, null));
                 }
                 return out;
             }
@@ -211,7 +213,7 @@ public final class ForwardStore {
                     return Optional.empty();
                 }
                 return Optional.of(new DeadLetter(rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getInt(4),
-                        rs.getInt(5), rs.getString(6), rs.getLong(7), rs.getBytes(8)));
+                        rs.getInt(5), rs.getString(6), rs.getLong(7), rs.getBytes(8), rs.getString(9)));
             }
         } catch (SQLException e) {
             throw new StoreException("cannot read dead letter " + id + ": " + e.getMessage(), e);

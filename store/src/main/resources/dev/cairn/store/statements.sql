@@ -230,15 +230,16 @@ UPDATE forward_target SET log_position = ? WHERE name = ? AND log_position IS NU
 UPDATE forward_target SET log_position = ? WHERE name = ? AND log_position = ?
 
 -- name: insert_forward_dead_letter
-INSERT INTO forward_dead_letter (target, last_position, statements, body, status, response, at_ms)
-VALUES (?, ?, ?, ?, ?, ?, ?)
+INSERT INTO forward_dead_letter (target, last_position, statements, body, content_type, status, response, at_ms)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 
 -- name: list_forward_dead_letters
 SELECT id, target, last_position, statements, status, response, at_ms FROM forward_dead_letter
 WHERE target = ? AND id > ? ORDER BY id LIMIT ?
 
 -- name: forward_dead_letter_by_id
-SELECT id, target, last_position, statements, status, response, at_ms, body FROM forward_dead_letter WHERE id = ?
+SELECT id, target, last_position, statements, status, response, at_ms, body, content_type FROM forward_dead_letter
+WHERE id = ?
 
 -- name: delete_forward_dead_letter
 DELETE FROM forward_dead_letter WHERE id = ?

@@ -180,3 +180,8 @@ CREATE TABLE forward_dead_letter (
     at_ms          BIGINT  NOT NULL
 );
 CREATE INDEX forward_dead_letter_target ON forward_dead_letter (target, id)
+
+-- name: 9
+-- Forwarding sends the contents of attachments that came with their statements to LRS targets, as multipart/mixed:
+-- a dead letter keeps the Content-Type it was POSTed with, so that a retry sends it again as it was.
+ALTER TABLE forward_dead_letter ADD COLUMN content_type TEXT NOT NULL DEFAULT 'application/json'
