@@ -166,18 +166,32 @@ public final class StatementReader {
                 }
                 return page.build();
             }
-            long[] seqs = MatchScan.seqs(c, db, entries, lo, hi, q.ascending(), q.limit() + 1);
-            for (int from = 0; from < seqs.length && !page.full(); from += Database.MAX_IN_LIST) {
-                int n = Math.min(Database.MAX_IN_LIST, seqs.length - from);
-                String sql = page.bounded(db.sqlIn("statements_by_seq", n)).replace("{dir}", dir);
-                try (PreparedStatement ps = c.prepareStatement(sql)) {
-                    for (int i = 0; i < n; i++) {
-                        ps.setLong(i + 1, seqs[from + i]);
+            while (true) {
+                long[] seqs = MatchScan.seqs(c, db, entries, lo, hi, q.ascending(), q.limit() + 1);
+                for (int from = 0; from < seqs.length && !page.full(); from += Database.MAX_IN_LIST) {
+                    int n = Math.min(Database.MAX_IN_LIST, seqs.length - from);
+                    String sql = page.bounded(db.sqlIn("statements_by_seq", n)).replace("{dir}", dir);
+                    try (PreparedStatement ps = c.prepareStatement(sql)) {
+                        for (int i = 0; i < n; i++) {
+                            ps.setLong(i + 1, seqs[from + i]);
+                        }
+                        page.read(ps);
                     }
-                    page.read(ps);
+                }
+                if (page.full() || seqs.length <= q.limit()) {
+                    return page.build();
+                }
+                // The scan found more than a page, but some were voided before they were read: there are more after
+                // what the page holds (a cursor continues from its last), or, when every one was, after the scan's last.
+                if (!page.isEmpty()) {
+                    return page.withMore();
+                }
+                if (q.ascending()) {
+                    lo = seqs[seqs.length - 1];
+                } else {
+                    hi = seqs[seqs.length - 1];
                 }
             }
-            return page.build();
         } catch (SQLException e) {
             throw new StoreException("cannot query statements: " + e.getMessage(), e);
         }
@@ -235,8 +249,17 @@ public final class StatementReader {
             return more;
         }
 
+        boolean isEmpty() {
+            return statements.isEmpty();
+        }
+
         StatementPage build() {
             return new StatementPage(statements, Arrays.copyOf(seqs, statements.size()), more);
+        }
+
+        /** The page, with more after it. */
+        StatementPage withMore() {
+            return new StatementPage(statements, Arrays.copyOf(seqs, statements.size()), true);
         }
     }
 
