@@ -36,10 +36,10 @@ public final class ClosedLoopWriters {
 
     public static void main(String[] args) throws Exception {
         Options o = Options.parse(args, "port", "8080", "pid", "", "credential", "", "writers", "64", "seconds", "10",
-                "ack", "durable");
+                "ack", "durable", "batch", "1");
         Result r = run(o.intValue("port"), o.longValue("pid"), o.value("credential"), new StatementCorpus(0.1),
                 new AtomicLong(System.nanoTime() & 0xffff_ffffL), o.intValue("writers"), o.intValue("seconds"),
-                o.value("ack"));
+                o.value("ack"), o.intValue("batch"));
         System.out.printf("%d writers, ack=%s: %,d statements in %.0f s = %,.0f/s; p50 %.3f ms, p99 %.3f ms; server CPU "
                         + "%.0f µs per statement; %d unanswered%n", r.writers(), r.ack(), r.statements(), r.seconds(),
                 r.perSecond(), r.latencies().percentileMillis(50), r.latencies().percentileMillis(99),
@@ -49,6 +49,12 @@ public final class ClosedLoopWriters {
     /** Runs {@code writers} writers for {@code seconds} after a second of warm-up; {@code ack} is durable or visible. */
     static Result run(int port, long pid, String credential, StatementCorpus corpus, AtomicLong next, int writers,
                       int seconds, String ack) throws InterruptedException {
+        return run(port, pid, credential, corpus, next, writers, seconds, ack, 1);
+    }
+
+    /** As above, each POST an array of {@code batch} statements when it is more than 1 (counted as statements). */
+    static Result run(int port, long pid, String credential, StatementCorpus corpus, AtomicLong next, int writers,
+                      int seconds, String ack, int batch) throws InterruptedException {
         String header = "X-Cairn-Ack: " + ack + "\r\n";
         long start = System.nanoTime() + 100_000_000L;
         long measureFrom = start + 1_000_000_000L;
@@ -68,10 +74,10 @@ public final class ClosedLoopWriters {
                     }
                     long now;
                     while ((now = System.nanoTime()) < end) {
-                        byte[] body = corpus.json(next.getAndIncrement());
+                        byte[] body = batch == 1 ? corpus.json(next.getAndIncrement()) : array(corpus, next, batch);
                         long t0 = System.nanoTime();
                         try {
-                            HttpBench.ok(client.post("/xapi/statements", body, header), "POST of one statement");
+                            HttpBench.ok(client.post("/xapi/statements", body, header), "POST of statements");
                         } catch (UncheckedIOException e) {
                             if (!(e.getCause() instanceof SocketTimeoutException)) {
                                 throw e;
@@ -82,7 +88,7 @@ public final class ClosedLoopWriters {
                         long t1 = System.nanoTime();
                         if (now >= measureFrom && t1 <= end) {
                             lat[me].add(t1 - t0);
-                            counted[me]++;
+                            counted[me] += batch;
                         }
                     }
                 } catch (Throwable e) {
@@ -112,5 +118,18 @@ public final class ClosedLoopWriters {
             unanswered += lost[w];
         }
         return new Result(writers, ack, total, seconds, all, cpu, unanswered);
+    }
+
+    private static byte[] array(StatementCorpus corpus, AtomicLong next, int n) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(n * 1300);
+        out.write('[');
+        for (int i = 0; i < n; i++) {
+            if (i > 0) {
+                out.write(',');
+            }
+            out.writeBytes(corpus.json(next.getAndIncrement()));
+        }
+        out.write(']');
+        return out.toByteArray();
     }
 }
