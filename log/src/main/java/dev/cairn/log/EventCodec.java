@@ -54,6 +54,13 @@ import net.openhft.chronicle.bytes.BytesOut;
  *  | 2      | crc32c (int32) | type   | as format 1 after its type byte
  *  +--------+----------------+--------+-------------------------------------
  * </pre>
+ * Type 5 (format 2 only) is an entry an erasure rewrote in place ({@code dev.cairn.log.chronicle.LogRewrite}): the
+ * type 4 layout, in which an erased statement has JSON of length 0 (it keeps its id, its stored time and its place),
+ * then zero bytes up to the length of the entry it replaced, so that Chronicle's index and every later entry stay where
+ * they were:
+ * <pre>
+ *  type 5: type 4 layout | padding length (i32) | padding (zero bytes)
+ * </pre>
  * Type 0 (format 2 only) is a void entry: a torn entry that the next writer neutralised
  * ({@code dev.cairn.log.chronicle.TornTail}); it keeps its place, and so Chronicle's index and sequence numbers, and
  * readers skip it. Format 1 entries read as
@@ -67,6 +74,7 @@ public final class EventCodec {
     static final byte TYPE_DOCUMENT_WRITTEN = 2;
     static final byte TYPE_DOCUMENTS_DELETED = 3;
     static final byte TYPE_STATEMENTS_WITH_ATTACHMENTS = 4;
+    static final byte TYPE_STATEMENTS_REWRITTEN = 5;
     static final byte FLAG_NO_DEFINE = 0x40;
     private static final int HEADER = 6;
     /** Format 2's CRC32C after the format byte. */
@@ -112,6 +120,33 @@ public final class EventCodec {
         int length = (int) body.writePosition();
         byte[] bytes = body.underlyingObject();
         out.writeByte(FORMAT_2).writeInt(CHECKSUM.get().of(bytes, length)).write(bytes, 0, length);
+    }
+
+    /**
+     * Writes {@code event} as an entry of exactly {@code length} bytes (type 5: the statements, then zero padding), to
+     * take the place of an entry of that length; false, with nothing written, when it does not fit in it.
+     */
+    public static boolean encodeRewritten(StatementsStored event, int length, BytesOut<?> out) {
+        Bytes<byte[]> body = Bytes.allocateElasticOnHeap(length);
+        encodeStatements(event, body, true);
+        long padding = length - 1 - CHECKSUM_BYTES - body.writePosition() - 4;
+        if (padding < 0) {
+            return false;
+        }
+        body.writeInt((int) padding);
+        body.writeSkip(padding); // an elastic heap buffer's fresh bytes are zeros
+        writeChecked(body, out);
+        return true;
+    }
+
+    /** The fewest bytes {@link #encodeRewritten} needs for {@code event} (no padding). */
+    public static long rewrittenLength(StatementsStored event) {
+        long json = 0;
+        for (StoredStatement s : event.statements()) {
+            json += s.json().length;
+        }
+        long length = statementsLength(event.statements().size(), json, event.attachments());
+        return length + (event.attachments().isEmpty() ? 4 : 0) + 4; // the attachment count always, the padding's
     }
 
     /** The shortest entry a void entry can replace. */
@@ -202,8 +237,14 @@ public final class EventCodec {
     }
 
     private static void encodeStatements(StatementsStored stored, BytesOut<?> out) {
-        boolean withAttachments = !stored.attachments().isEmpty();
-        byte type = withAttachments ? TYPE_STATEMENTS_WITH_ATTACHMENTS : TYPE_STATEMENTS_STORED;
+        encodeStatements(stored, out, false);
+    }
+
+    /** Type 1 or 4, or with {@code rewritten} type 5 without its padding (its attachment count always written). */
+    private static void encodeStatements(StatementsStored stored, BytesOut<?> out, boolean rewritten) {
+        boolean withAttachments = rewritten || !stored.attachments().isEmpty();
+        byte type = rewritten ? TYPE_STATEMENTS_REWRITTEN
+                : withAttachments ? TYPE_STATEMENTS_WITH_ATTACHMENTS : TYPE_STATEMENTS_STORED;
         out.writeByte((byte) (stored.defines() ? type : type | FLAG_NO_DEFINE)).writeInt(stored.statements().size());
         for (StoredStatement s : stored.statements()) {
             out.writeLong(s.id().getMostSignificantBits()).writeLong(s.id().getLeastSignificantBits())
@@ -305,7 +346,8 @@ public final class EventCodec {
         }
         boolean defines = (type & FLAG_NO_DEFINE) == 0;
         type &= ~FLAG_NO_DEFINE;
-        if (type != TYPE_STATEMENTS_STORED && type != TYPE_STATEMENTS_WITH_ATTACHMENTS) {
+        if (type != TYPE_STATEMENTS_STORED && type != TYPE_STATEMENTS_WITH_ATTACHMENTS
+                && !(type == TYPE_STATEMENTS_REWRITTEN && format == FORMAT_2)) {
             throw new BadLogEntryException(index, "has unknown type " + type);
         }
         int count = in.readInt();
@@ -322,11 +364,22 @@ public final class EventCodec {
             return new StatementsStored(statements, List.of(), defines);
         }
         int attachmentCount = in.readInt();
+        if (attachmentCount < 0 || attachmentCount > in.readRemaining()) {
+            throw new BadLogEntryException(index, "claims " + attachmentCount + " attachments");
+        }
         List<AttachmentContent> attachments = new ArrayList<>(attachmentCount);
         for (int i = 0; i < attachmentCount; i++) {
             String sha2 = getString(in);
             String contentType = getString(in);
             attachments.add(new AttachmentContent(sha2, contentType, getBytes(in)));
+        }
+        if (type == TYPE_STATEMENTS_REWRITTEN) {
+            int padding = in.readInt();
+            if (padding != in.readRemaining()) {
+                throw new BadLogEntryException(index, "has " + in.readRemaining() + " bytes of padding where it says "
+                        + padding);
+            }
+            in.readSkip(padding);
         }
         return new StatementsStored(statements, attachments, defines);
     }

@@ -1,6 +1,7 @@
 package dev.cairn.log;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * The event log, opened once per process: one writer appends ({@link #appender()}), any number of readers tail it.
@@ -34,6 +35,16 @@ public interface EventLog extends AutoCloseable {
      * @return a line per entry voided, naming its position and what was wrong with it
      */
     List<String> repairTornTail();
+
+    /**
+     * Rewrites entries in place, with every other process on the log stopped (an erasure): each entry of
+     * {@code replacements}, by position, becomes its event in the bytes it took: statements ({@link StatementsStored},
+     * erased ones with empty JSON), or {@link EntryVoided}. Every other entry, and every position, stays as it was. A
+     * rewrite cut short by a crash is finished by the next open of the log.
+     *
+     * @throws IllegalArgumentException when a replacement does not fit in its entry; nothing is changed then
+     */
+    void rewrite(Map<Long, Event> replacements);
 
     /** Reads every entry from the start and reports the bad ones, without changing anything. */
     LogCheck check();

@@ -1,9 +1,11 @@
 package dev.cairn.log.chronicle;
 
+import dev.cairn.log.Event;
 import dev.cairn.log.EventLog;
 import dev.cairn.log.LogCheck;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import net.openhft.chronicle.bytes.SyncMode;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
@@ -49,6 +51,7 @@ public final class ChronicleLog implements EventLog {
      * of a log must use the same one. Tests use a small one to reach the limit with small events.
      */
     public static ChronicleLog open(Path dir, long blockSize) {
+        LogRewrite.resume(dir); // a rewrite a killed process left half done is finished before anything reads
         SingleChronicleQueue queue = SingleChronicleQueueBuilder.binary(dir).blockSize(blockSize)
                 .syncMode(SyncMode.SYNC).build();
         try {
@@ -84,6 +87,11 @@ public final class ChronicleLog implements EventLog {
     ChronicleAppender appender(boolean preallocate) {
         repairTornTail();
         return new ChronicleAppender(queue, synced, maxEntryBytes(), preallocate);
+    }
+
+    @Override
+    public void rewrite(Map<Long, Event> replacements) {
+        LogRewrite.rewrite(queue, dir, replacements);
     }
 
     /** @throws UnreadableEndException when the log cannot be read up to where Chronicle would append next */

@@ -5,6 +5,7 @@ import dev.cairn.log.EventCodec;
 import dev.cairn.log.LogEntry;
 import dev.cairn.log.LogTailer;
 import java.util.function.LongSupplier;
+import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.wire.DocumentContext;
 
@@ -44,7 +45,9 @@ public final class ChronicleTailer implements LogTailer {
                 return null;
             }
             try {
-                return new LogEntry(index, EventCodec.decode(dc.wire().bytes(), index));
+                Bytes<?> bytes = dc.wire().bytes();
+                int length = (int) bytes.readRemaining();
+                return new LogEntry(index, EventCodec.decode(bytes, index), length);
             } catch (BadLogEntryException e) {
                 dc.rollbackOnClose();
                 throw e;

@@ -1,0 +1,231 @@
+package dev.cairn.log.chronicle;
+
+import dev.cairn.log.EntryVoided;
+import dev.cairn.log.Event;
+import dev.cairn.log.EventCodec;
+import dev.cairn.log.StatementsStored;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.zip.CRC32C;
+import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.wire.DocumentContext;
+
+/**
+ * Rewrites log entries in place, each with new bytes of exactly its own length (an erasure's statements, or a void
+ * entry), as {@link TornTail} voids torn entries: Chronicle's index, every sequence number and every later entry stay
+ * where they were. Only with every other process on the log stopped.
+ *
+ * <p>Crash-safe through a plan: every entry's file, position and new bytes are written to {@value #PLAN} and synced
+ * before the first entry is touched; the plan is deleted once every entry is written and synced. A process killed
+ * before the plan was whole changed nothing; one killed after leaves the plan, which the next {@link ChronicleLog#open}
+ * writes again (each write is idempotent) before anything reads the log.
+ */
+final class LogRewrite {
+    static final String PLAN = "rewrite.plan";
+    private static final long MAGIC = 0x4341_4952_4e52_5731L; // "CAIRNRW1"
+
+    /** One entry's new bytes and where they go. */
+    record Write(String file, long position, byte[] bytes) {
+    }
+
+    private LogRewrite() {
+    }
+
+    /**
+     * Rewrites each entry of {@code replacements} (by index) as its event: statements as a type 5 entry, a
+     * {@link EntryVoided} as a void entry.
+     *
+     * @throws IllegalArgumentException when an index is not in the log or its replacement does not fit in its entry;
+     *                                  nothing is changed then
+     */
+    static void rewrite(SingleChronicleQueue queue, Path dir, Map<Long, Event> replacements) {
+        List<Write> writes = plan(queue, replacements);
+        if (writes.isEmpty()) {
+            return;
+        }
+        writePlan(dir, writes);
+        apply(dir, writes);
+    }
+
+    /** Where each replacement goes and its bytes, checked to fit; nothing is written. */
+    static List<Write> plan(SingleChronicleQueue queue, Map<Long, Event> replacements) {
+        List<Write> writes = new ArrayList<>(replacements.size());
+        try (ExcerptTailer tailer = queue.createTailer()) {
+            for (Map.Entry<Long, Event> r : replacements.entrySet()) {
+                long index = r.getKey();
+                if (!tailer.moveToIndex(index)) {
+                    throw new IllegalArgumentException("log index " + Long.toHexString(index) + " is not in the log");
+                }
+                try (DocumentContext dc = tailer.readingDocument()) {
+                    if (!dc.isPresent() || dc.index() != index) {
+                        throw new IllegalArgumentException("log entry " + Long.toHexString(index) + " cannot be read");
+                    }
+                    Bytes<?> bytes = dc.wire().bytes();
+                    int length = (int) bytes.readRemaining();
+                    writes.add(new Write(tailer.currentFile().getName(), bytes.readPosition(),
+                            encode(r.getValue(), length, index)));
+                }
+            }
+        }
+        return writes;
+    }
+
+    /** Finishes a rewrite that a killed process left: writes its plan again, then deletes it. */
+    static void resume(Path dir) {
+        Path plan = dir.resolve(PLAN);
+        List<Write> writes;
+        try {
+            writes = readPlan(plan);
+        } catch (NoSuchFileException e) {
+            return;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the log rewrite plan " + plan + ": " + e.getMessage(), e);
+        }
+        if (writes == null) { // not whole: the process was killed before it wrote any entry
+            delete(plan, dir);
+            return;
+        }
+        apply(dir, writes);
+    }
+
+    private static byte[] encode(Event event, int length, long index) {
+        Bytes<byte[]> out = Bytes.allocateElasticOnHeap(length);
+        if (event instanceof StatementsStored s) {
+            if (!EventCodec.encodeRewritten(s, length, out)) {
+                throw new IllegalArgumentException("the rewritten log entry " + Long.toHexString(index)
+                        + " does not fit in its " + length + " bytes");
+            }
+        } else if (event instanceof EntryVoided) {
+            if (length < EventCodec.VOID_MIN) {
+                throw new IllegalArgumentException("log entry " + Long.toHexString(index) + " is too short to void");
+            }
+            EventCodec.encodeVoid(out, length);
+        } else {
+            throw new IllegalArgumentException("a log entry is rewritten as statements or voided, not as " + event);
+        }
+        byte[] bytes = new byte[length];
+        System.arraycopy(out.underlyingObject(), 0, bytes, 0, length);
+        return bytes;
+    }
+
+    static void writePlan(Path dir, List<Write> writes) {
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(buffer)) {
+            out.writeLong(MAGIC);
+            out.writeInt(writes.size());
+            for (Write w : writes) {
+                out.writeUTF(w.file());
+                out.writeLong(w.position());
+                out.writeInt(w.bytes().length);
+                out.write(w.bytes());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        CRC32C crc = new CRC32C();
+        crc.update(buffer.toByteArray());
+        ByteBuffer tail = ByteBuffer.allocate(8).putLong(crc.getValue()).flip();
+        Path tmp = dir.resolve(PLAN + ".tmp");
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE)) {
+            writeFully(ch, ByteBuffer.wrap(buffer.toByteArray()), 0);
+            writeFully(ch, tail, buffer.size());
+            ch.force(true);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the log rewrite plan: " + e.getMessage(), e);
+        }
+        try {
+            Files.move(tmp, dir.resolve(PLAN), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot put the log rewrite plan in place: " + e.getMessage(), e);
+        }
+        syncDirectory(dir);
+    }
+
+    /** The plan's writes, or null when it is not whole (its checksum fails). */
+    private static List<Write> readPlan(Path plan) throws IOException {
+        byte[] all = Files.readAllBytes(plan);
+        if (all.length < 8 + 12) {
+            return null;
+        }
+        CRC32C crc = new CRC32C();
+        crc.update(all, 0, all.length - 8);
+        if (ByteBuffer.wrap(all, all.length - 8, 8).getLong() != crc.getValue()) {
+            return null;
+        }
+        try (DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(all, 0, all.length - 8))) {
+            if (in.readLong() != MAGIC) {
+                throw new IOException("not a log rewrite plan");
+            }
+            int n = in.readInt();
+            List<Write> writes = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                String file = in.readUTF();
+                long position = in.readLong();
+                byte[] bytes = new byte[in.readInt()];
+                in.readFully(bytes);
+                writes.add(new Write(file, position, bytes));
+            }
+            return writes;
+        }
+    }
+
+    private static void apply(Path dir, List<Write> writes) {
+        Set<String> files = new LinkedHashSet<>();
+        for (Write w : writes) {
+            files.add(w.file());
+            try (FileChannel ch = FileChannel.open(dir.resolve(w.file()), StandardOpenOption.WRITE)) {
+                writeFully(ch, ByteBuffer.wrap(w.bytes()), w.position());
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot rewrite the log entry at " + w.file() + ":" + w.position() + ": "
+                        + e.getMessage(), e);
+            }
+        }
+        for (String f : files) {
+            TornTail.sync(new File(dir.toFile(), f));
+        }
+        delete(dir.resolve(PLAN), dir);
+    }
+
+    private static void writeFully(FileChannel ch, ByteBuffer b, long at) throws IOException {
+        long position = at;
+        while (b.hasRemaining()) {
+            position += ch.write(b, position);
+        }
+    }
+
+    private static void delete(Path plan, Path dir) {
+        try {
+            Files.deleteIfExists(plan);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete the log rewrite plan " + plan + ": " + e.getMessage(), e);
+        }
+        syncDirectory(dir);
+    }
+
+    private static void syncDirectory(Path dir) {
+        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+            ch.force(true);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot sync the log directory " + dir + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,184 @@
+package dev.cairn.log.chronicle;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cairn.log.AttachmentContent;
+import dev.cairn.log.EntryVoided;
+import dev.cairn.log.Event;
+import dev.cairn.log.LogAppender;
+import dev.cairn.log.LogEntry;
+import dev.cairn.log.LogTailer;
+import dev.cairn.log.StatementsStored;
+import dev.cairn.log.StoredStatement;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Stream;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Entries rewritten in place by an erasure: same places, same lengths, the old bytes gone, crash-safe. */
+class LogRewriteTest {
+    private static final String SECRET = "ada.lovelace@example.com";
+
+    @TempDir
+    Path dir;
+
+    private static StoredStatement statement(int i, String who) {
+        UUID id = new UUID(9, i);
+        return new StoredStatement(id, 1_000 + i, ("{\"id\":\"" + id + "\",\"actor\":{\"mbox\":\"mailto:" + who
+                + "\"},\"verb\":{\"id\":\"http://example.com/v\"},\"object\":{\"id\":\"http://example.com/a\"}}")
+                .getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Five entries of two statements; the second and fourth have Ada's as their first, the fourth an attachment. */
+    private List<Long> write() {
+        List<Long> indexes = new ArrayList<>();
+        try (ChronicleLog log = ChronicleLog.open(dir); LogAppender appender = log.appender()) {
+            for (int e = 0; e < 5; e++) {
+                List<StoredStatement> two = List.of(statement(2 * e, e % 2 == 1 ? SECRET : "b@example.com"),
+                        statement(2 * e + 1, "c@example.com"));
+                List<AttachmentContent> contents = e == 3 ? List.of(new AttachmentContent("ab12", "text/plain",
+                        ("essay of " + SECRET).getBytes(StandardCharsets.UTF_8))) : List.of();
+                indexes.add(appender.append(new StatementsStored(two, contents, true)));
+            }
+            appender.sync();
+        }
+        return indexes;
+    }
+
+    private List<LogEntry> read() {
+        List<LogEntry> out = new ArrayList<>();
+        try (ChronicleLog log = ChronicleLog.open(dir); LogTailer t = log.tailer(-1)) {
+            for (LogEntry e; (e = t.next()) != null; ) {
+                out.add(e);
+            }
+        }
+        return out;
+    }
+
+    /** Whether any file of the log holds {@code text}. */
+    private boolean anyFileHolds(String text) throws IOException {
+        byte[] needle = text.getBytes(StandardCharsets.UTF_8);
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path p : files.filter(Files::isRegularFile).toList()) {
+                if (dev.cairn.xapi.ByteSearch.indexOf(Files.readAllBytes(p), needle) >= 0) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Ada's statements erased from entries 1 and 3 (the attachment with them); entry 2 voided. */
+    private static Map<Long, Event> erasure(List<LogEntry> before) {
+        Map<Long, Event> out = new java.util.LinkedHashMap<>();
+        for (int e : new int[] {1, 3}) {
+            List<StoredStatement> s = ((StatementsStored) before.get(e).event()).statements();
+            out.put(before.get(e).position(), new StatementsStored(List.of(StoredStatement.erased(s.get(0).id(),
+                    s.get(0).storedMillis()), s.get(1)), List.of(), true));
+        }
+        out.put(before.get(2).position(), EntryVoided.INSTANCE);
+        return out;
+    }
+
+    @Test
+    void rewrittenEntriesKeepTheirPlacesAndLengthsAndTheOthersTheirBytes() throws Exception {
+        List<Long> indexes = write();
+        List<LogEntry> before = read();
+        assertTrue(anyFileHolds(SECRET));
+        try (ChronicleLog log = ChronicleLog.open(dir)) {
+            log.rewrite(erasure(before));
+        }
+        List<LogEntry> after = read();
+        assertEquals(indexes, after.stream().map(LogEntry::position).toList());
+        for (int e = 0; e < 5; e++) {
+            assertEquals(before.get(e).length(), after.get(e).length(), "entry " + e + " keeps its length");
+        }
+        for (int e : new int[] {0, 4}) {
+            StatementsStored a = (StatementsStored) before.get(e).event();
+            StatementsStored b = (StatementsStored) after.get(e).event();
+            for (int i = 0; i < 2; i++) {
+                assertArrayEquals(a.statements().get(i).json(), b.statements().get(i).json());
+            }
+        }
+        StatementsStored third = (StatementsStored) after.get(3).event();
+        assertTrue(third.statements().get(0).isErased());
+        assertEquals(new UUID(9, 6), third.statements().get(0).id(), "an erased statement keeps its id");
+        assertArrayEquals(((StatementsStored) before.get(3).event()).statements().get(1).json(),
+                third.statements().get(1).json());
+        assertTrue(third.attachments().isEmpty());
+        assertInstanceOf(EntryVoided.class, after.get(2).event());
+        assertFalse(anyFileHolds(SECRET), "no file of the log holds Ada's address");
+        try (ChronicleLog log = ChronicleLog.open(dir); LogAppender appender = log.appender()) {
+            long next = appender.append(new StatementsStored(List.of(statement(99, "d@example.com"))));
+            appender.sync();
+            assertEquals(indexes.get(4) + 1, next, "appending goes on after the last entry");
+        }
+        assertEquals(6, read().size());
+    }
+
+    @Test
+    void aReplacementThatDoesNotFitChangesNothing() {
+        write();
+        List<LogEntry> before = read();
+        StatementsStored longer = new StatementsStored(List.of(statement(0, "x".repeat(500) + "@example.com")));
+        try (ChronicleLog log = ChronicleLog.open(dir)) {
+            Map<Long, Event> r = new java.util.LinkedHashMap<>(erasure(before));
+            r.put(before.get(0).position(), longer);
+            assertThrows(IllegalArgumentException.class, () -> log.rewrite(r));
+        }
+        List<LogEntry> after = read();
+        for (int e = 0; e < 5; e++) {
+            List<StoredStatement> was = ((StatementsStored) before.get(e).event()).statements();
+            List<StoredStatement> is = ((StatementsStored) after.get(e).event()).statements();
+            for (int i = 0; i < 2; i++) {
+                assertArrayEquals(was.get(i).json(), is.get(i).json(), "entry " + e + " as it was");
+            }
+        }
+        assertFalse(Files.exists(dir.resolve(LogRewrite.PLAN)));
+    }
+
+    @Test
+    void aRewriteCutShortAfterItsPlanIsFinishedByTheNextOpen() throws Exception {
+        write();
+        List<LogEntry> before = read();
+        try (SingleChronicleQueue q = SingleChronicleQueueBuilder.binary(dir).blockSize(ChronicleLog.BLOCK_SIZE).build()) {
+            LogRewrite.writePlan(dir, LogRewrite.plan(q, erasure(before))); // killed here: no entry written yet
+        }
+        assertTrue(anyFileHolds(SECRET));
+        List<LogEntry> after = read(); // the open finishes the rewrite
+        assertFalse(Files.exists(dir.resolve(LogRewrite.PLAN)));
+        assertTrue(((StatementsStored) after.get(1).event()).statements().get(0).isErased());
+        assertInstanceOf(EntryVoided.class, after.get(2).event());
+        assertFalse(anyFileHolds(SECRET));
+    }
+
+    @Test
+    void aPlanCutShortWhileItWasWrittenIsDroppedAndTheLogLeftAsItWas() throws Exception {
+        write();
+        List<LogEntry> before = read();
+        try (SingleChronicleQueue q = SingleChronicleQueueBuilder.binary(dir).blockSize(ChronicleLog.BLOCK_SIZE).build()) {
+            LogRewrite.writePlan(dir, LogRewrite.plan(q, erasure(before)));
+        }
+        Path plan = dir.resolve(LogRewrite.PLAN);
+        byte[] whole = Files.readAllBytes(plan);
+        Files.write(plan, java.util.Arrays.copyOf(whole, whole.length - 20)); // the crash cut its end
+        List<LogEntry> after = read();
+        assertFalse(Files.exists(plan));
+        assertFalse(((StatementsStored) after.get(1).event()).statements().get(0).isErased());
+        assertTrue(anyFileHolds(SECRET));
+    }
+}
