@@ -12,8 +12,9 @@ import java.util.List;
  * was.
  */
 public final class DeadLetterRetry {
-    /** The most dead letters one {@link #retryAll} sends. */
+    /** The most dead letters one {@link #retryAll} sends, and the longest it goes on sending them. */
     public static final int MAX_PER_CALL = 1_000;
+    static final long MAX_CALL_MILLIS = 60_000;
 
     private DeadLetterRetry() {
     }
@@ -64,8 +65,10 @@ public final class DeadLetterRetry {
     }
 
     /**
-     * Sends up to {@code limit} (at most {@link #MAX_PER_CALL}) of a target's dead letters again, oldest first, and
-     * stops at the first one the target does not take now: a target that is down is not sent the rest.
+     * Sends up to {@code limit} (at most {@link #MAX_PER_CALL}) of a target's dead letters again, oldest first, for at
+     * most {@link #MAX_CALL_MILLIS} ms (a target slow to answer cannot hold the caller for hours; {@code more} says
+     * what is left), and stops at the first one the target does not take now: a target that is down is not sent the
+     * rest.
      */
     public static Summary retryAll(ForwardStore store, XapiVersion version, String target, int limit)
             throws InterruptedException {
@@ -73,7 +76,8 @@ public final class DeadLetterRetry {
         int refused = 0;
         long after = 0;
         int left = Math.min(limit, MAX_PER_CALL);
-        while (left > 0) {
+        long deadline = System.nanoTime() + MAX_CALL_MILLIS * 1_000_000;
+        while (left > 0 && System.nanoTime() - deadline < 0) {
             List<DeadLetter> page = store.deadLetters(target, after, Math.min(left, 100));
             if (page.isEmpty()) {
                 return new Summary(delivered, refused, false, false, summary(target, delivered, refused, ""));
@@ -97,7 +101,7 @@ public final class DeadLetterRetry {
         }
         boolean more = !store.deadLetters(target, after, 1).isEmpty();
         return new Summary(delivered, refused, false, more, summary(target, delivered, refused,
-                more ? "; more are left, past the limit of this call" : ""));
+                more ? "; more are left, past the limit or the time of this call" : ""));
     }
 
     private static String summary(String target, int delivered, int refused, String end) {

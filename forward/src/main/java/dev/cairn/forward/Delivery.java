@@ -2,6 +2,7 @@ package dev.cairn.forward;
 
 import dev.cairn.http.Responses;
 import dev.cairn.log.AttachmentContent;
+import dev.cairn.xapi.MediaTypes;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,6 +21,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -75,10 +77,13 @@ final class Delivery {
 
     /** One statement to forward: its exact JSON, and the contents of its attachments that were sent with it. */
     record Forwarded(byte[] json, List<AttachmentContent> contents) {
-        long bytes() {
+        /** Its bytes in a POST whose contents so far are {@code counted} (by hash), to which it adds its own. */
+        long bytesWith(Set<String> counted) {
             long n = json.length;
             for (AttachmentContent c : contents) {
-                n += c.content().length;
+                if (counted.add(c.sha2())) {
+                    n += c.content().length;
+                }
             }
             return n;
         }
@@ -136,7 +141,7 @@ final class Delivery {
                 return new Payload(out.toByteArray(), "application/json");
             }
             for (AttachmentContent c : contents.values()) {
-                out.write(("\r\n--" + boundary + "\r\nContent-Type: " + c.contentType()
+                out.write(("\r\n--" + boundary + "\r\nContent-Type: " + partType(c.contentType())
                         + "\r\nContent-Transfer-Encoding: binary\r\nX-Experience-API-Hash: " + c.sha2() + "\r\n\r\n")
                         .getBytes(StandardCharsets.UTF_8));
                 out.write(c.content());
@@ -146,6 +151,14 @@ final class Delivery {
             throw new UncheckedIOException(e);
         }
         return new Payload(out.toByteArray(), "multipart/mixed; boundary=" + boundary);
+    }
+
+    /**
+     * An attachment part's Content-Type as it goes out: what the client sent with the content when it is a valid
+     * media type, else application/octet-stream, so that nothing a client wrote can add a header to the part.
+     */
+    private static String partType(String contentType) {
+        return contentType != null && MediaTypes.isValid(contentType) ? contentType : "application/octet-stream";
     }
 
     /** POSTs {@code payload} to {@code target}; never throws for what the network or the target does. */

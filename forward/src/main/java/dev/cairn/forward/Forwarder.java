@@ -13,9 +13,11 @@ import dev.cairn.xapi.Statement;
 import dev.cairn.xapi.StatementParser;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -187,6 +189,9 @@ final class Forwarder {
         Target t = target;
         boolean everything = t.filter().filters().isEmpty();
         List<Delivery.Forwarded> statements = new ArrayList<>();
+        // Contents go to LRS targets only, and count once per batch however many of its statements name them.
+        boolean withContents = t.stored().kind().equals(Target.LRS);
+        Set<String> counted = new HashSet<>();
         long last = position;
         long firstNanos = 0;
         long delayNanos = TimeUnit.MILLISECONDS.toNanos(t.stored().maxDelayMillis());
@@ -222,16 +227,20 @@ final class Forwarder {
                     carried.put(a.sha2(), a);
                 }
                 for (StoredStatement s : stored.statements()) {
-                    Statement parsed = everything && carried.isEmpty() ? null
+                    if (s.isErased()) {
+                        continue;
+                    }
+                    Statement parsed = everything && (!withContents || carried.isEmpty()) ? null
                             : StatementParser.parseStored(s.json()).statement();
                     if (everything || t.filter().matches(FilterKeys.of(parsed))) {
                         if (statements.isEmpty()) {
                             firstNanos = System.nanoTime();
                             pendingSinceMillis = s.storedMillis();
                         }
-                        Delivery.Forwarded f = new Delivery.Forwarded(s.json(), contents(parsed, carried));
+                        Delivery.Forwarded f = new Delivery.Forwarded(s.json(),
+                                withContents ? contents(parsed, carried) : List.of());
                         statements.add(f);
-                        bytes += f.bytes();
+                        bytes += f.bytesWith(counted);
                     }
                 }
             }
@@ -260,10 +269,17 @@ final class Forwarder {
         List<Delivery.Forwarded> all = batch.statements();
         for (int from = 0; from < all.size(); ) {
             int to = from + 1; // one statement always goes, however large
-            long bytes = all.get(from).bytes();
-            while (to < all.size() && to - from < t.stored().batchSize()
-                    && bytes + all.get(to).bytes() <= MAX_BATCH_BYTES) {
-                bytes += all.get(to++).bytes();
+            Set<String> counted = new HashSet<>(); // a content goes once per POST, whatever names it
+            long bytes = all.get(from).bytesWith(counted);
+            while (to < all.size() && to - from < t.stored().batchSize()) {
+                Set<String> with = new HashSet<>(counted);
+                long more = all.get(to).bytesWith(with);
+                if (bytes + more > MAX_BATCH_BYTES) {
+                    break;
+                }
+                bytes += more;
+                counted = with;
+                to++;
             }
             if (!deliverPiece(t, all.subList(from, to), batch.last())) {
                 return; // stopped: the next forwarder sends the batch again

@@ -58,6 +58,8 @@ public final class TargetsHandler implements HttpHandler {
 
     private final ForwardStore store;
     private final XapiVersion version;
+    /** Targets whose dead letters a request is retrying now. */
+    private final java.util.Set<String> retrying = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public TargetsHandler(ForwardStore store, XapiVersion version) {
         this.store = store;
@@ -256,7 +258,17 @@ public final class TargetsHandler implements HttpHandler {
             noTarget(exchange, name);
             return;
         }
-        DeadLetterRetry.Summary r = DeadLetterRetry.retryAll(store, version, name, limit);
+        if (!retrying.add(name)) { // two at once would send each letter twice
+            Responses.error(exchange, 409, "dead_letters.retrying", "path " + exchange.getRequestPath(), "the dead "
+                    + "letters of '" + name + "' are being retried by another request; try again once it has answered");
+            return;
+        }
+        DeadLetterRetry.Summary r;
+        try {
+            r = DeadLetterRetry.retryAll(store, version, name, limit);
+        } finally {
+            retrying.remove(name);
+        }
         send(exchange, 200, g -> {
             g.writeNumberField("delivered", r.delivered());
             g.writeNumberField("refusedAgain", r.refusedAgain());

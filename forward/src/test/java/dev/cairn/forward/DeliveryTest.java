@@ -48,4 +48,22 @@ class DeliveryTest {
         assertEquals("application/json", p.contentType());
         assertEquals("{\"target\":\"t\",\"statements\":[{\"id\":\"a\"}]}", new String(p.bytes(), StandardCharsets.UTF_8));
     }
+
+    @Test
+    void aContentNamedByManyStatementsCountsOncePerPost() {
+        java.util.Set<String> counted = new java.util.HashSet<>();
+        Delivery.Forwarded a = statement("a", ESSAY);
+        Delivery.Forwarded b = statement("b", ESSAY);
+        assertEquals(a.json().length + ESSAY.content().length, a.bytesWith(counted));
+        assertEquals(b.json().length, b.bytesWith(counted), "the essay is in this POST already");
+    }
+
+    @Test
+    void aPartsContentTypeThatIsNotAMediaTypeGoesAsOctetStream() {
+        AttachmentContent odd = new AttachmentContent("cd34", "text/plain\nX-Experience-API-Hash: 00", new byte[] {1});
+        String body = new String(Delivery.body(target(Target.LRS), List.of(statement("a", odd))).bytes(),
+                StandardCharsets.ISO_8859_1);
+        assertTrue(body.contains("Content-Type: application/octet-stream\r\n"), body);
+        assertTrue(!body.contains("X-Experience-API-Hash: 00"), body);
+    }
 }

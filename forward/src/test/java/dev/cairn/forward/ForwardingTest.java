@@ -154,8 +154,8 @@ class ForwardingTest {
             new ForwardStore(db).insert(webhook(receiver.url(), "", 5, -1L));
             List<String> ids = new ArrayList<>();
             Forwarding first = forwarding(log, db);
+            await(() -> first.lag().containsKey("hook"), "the first forwards");
             try (Forwarding second = forwarding(log, db)) {
-                await(() -> first.lag().containsKey("hook"), "the first forwards");
                 ids.addAll(append(appender, 30, COMPLETED));
                 await(() -> receiver.delivered().size() >= 30, "30 delivered");
                 Thread.sleep(2 * Forwarding.RECHECK_MILLIS);

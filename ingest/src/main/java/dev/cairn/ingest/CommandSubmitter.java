@@ -88,19 +88,20 @@ public final class CommandSubmitter implements AutoCloseable {
 
     /**
      * Receives the whole body without blocking an I/O thread (413 past {@code maxBodyBytes}), then runs
-     * {@code then}; what it throws goes to the {@link ErrorPolicy}. A body of at most {@link #INLINE_BODY_BYTES}
-     * (one statement, a State document) is handled on the I/O thread that read it: parsing it costs less than
-     * handing it to a worker and waking that worker. A larger one goes to a worker, so that the I/O thread goes on
-     * serving its other connections. Either dispatch keeps the exchange open until a response is sent.
+     * {@code then}; what it throws goes to the {@link ErrorPolicy}. With {@code inline}, a body of at most
+     * {@link #INLINE_BODY_BYTES} (one statement, a State document) is handled on the I/O thread that read it: parsing
+     * it costs less than handing it to a worker and waking that worker. Anything larger, or whose handling may cost
+     * more than its size says (a multipart body's signatures), goes to a worker, so that the I/O thread goes on serving
+     * its other connections. Either dispatch keeps the exchange open until a response is sent.
      */
-    static void receiveBody(HttpServerExchange exchange, long maxBodyBytes, Consumer<byte[]> then) {
+    static void receiveBody(HttpServerExchange exchange, long maxBodyBytes, boolean inline, Consumer<byte[]> then) {
         byte[] read = exchange.getAttachment(Exchanges.BODY);
         if (read != null) { // the content of an Alternate Request Syntax form, read before authentication
             exchange.dispatch(() -> handle(exchange, then, read));
             return;
         }
         BodyReceiver.receive(exchange, maxBodyBytes, body -> {
-            if (body.length <= INLINE_BODY_BYTES && exchange.isInIoThread()) {
+            if (inline && body.length <= INLINE_BODY_BYTES && exchange.isInIoThread()) {
                 exchange.dispatch(SameThreadExecutor.INSTANCE, () -> handle(exchange, then, body));
             } else {
                 exchange.dispatch(() -> handle(exchange, then, body));

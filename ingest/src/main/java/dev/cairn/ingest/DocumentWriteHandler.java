@@ -58,7 +58,7 @@ public final class DocumentWriteHandler implements HttpHandler {
         }
         String contentType = exchange.getRequestHeaders().getFirst(Headers.CONTENT_TYPE);
         String type = contentType == null ? DEFAULT_CONTENT_TYPE : contentType;
-        CommandSubmitter.receiveBody(exchange, maxBodyBytes, body -> {
+        CommandSubmitter.receiveBody(exchange, maxBodyBytes, true, body -> {
             if (operation == WriteCommand.Operation.POST && DocumentMerge.isJson(type) && DocumentMerge.object(body) == null) {
                 Responses.error(exchange, 400, "document.not_json_object", "body",
                         "a POST with Content-Type application/json must send a JSON object, which is merged into the document");
