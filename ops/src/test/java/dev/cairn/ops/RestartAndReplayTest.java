@@ -135,6 +135,28 @@ class RestartAndReplayTest {
         assertEquals("1", live.get("attachment").split(":")[0]);
     }
 
+    @Test
+    void replayKeepsForwardingTargetsTheirCursorsAndDeadLetters() throws Exception {
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            assertEquals(200, lrs.post(statement("f@example.com", COMPLETED, "http://example.com/f")).statusCode());
+        }
+        try (Database db = Database.open(database.url())) {
+            dev.cairn.store.ForwardStore store = new dev.cairn.store.ForwardStore(db);
+            store.insert(new dev.cairn.store.ForwardTarget("kept", "webhook", "http://127.0.0.1:9/hook", null, null, "",
+                    10, 100, true, 42L));
+            store.deadLetter("kept", 42, 1, "{}".getBytes(StandardCharsets.UTF_8), "application/json", 400, "no");
+        }
+        assertReplayRebuildsTheSameTables(data, database.url());
+        try (Database db = Database.open(database.url())) {
+            dev.cairn.store.ForwardStore store = new dev.cairn.store.ForwardStore(db);
+            assertEquals(42L, store.find("kept").orElseThrow().logPosition(), "the target and its cursor");
+            List<dev.cairn.store.DeadLetter> letters = store.deadLetters("kept");
+            assertEquals(1, letters.size());
+            store.deadLetter("kept", 43, 1, "{}".getBytes(StandardCharsets.UTF_8), "application/json", 400, "no");
+            assertTrue(store.deadLetters("kept").get(1).id() > letters.get(0).id(), "ids go on after the kept ones");
+        }
+    }
+
     /**
      * A replay that stops part-way (here at an entry damaged after the live tables applied it) leaves every live table
      * as it was, instead of fewer statements than before.

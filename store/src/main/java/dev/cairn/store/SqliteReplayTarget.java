@@ -6,11 +6,16 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 
-/** A SQLite replay: a new database file beside the live one (the live credentials are copied in), moved over it. */
+/**
+ * A SQLite replay: a new database file beside the live one (the live tables that are not derived from the log, such
+ * as credentials and forwarding targets, are copied in), moved over it.
+ */
 final class SqliteReplayTarget extends ReplayTarget {
     private final Path live;
     private final Path replay;
@@ -33,7 +38,9 @@ final class SqliteReplayTarget extends ReplayTarget {
         if (Files.exists(live)) {
             try (Connection c = DriverManager.getConnection(url()); Statement s = c.createStatement()) {
                 s.execute("ATTACH DATABASE '" + live.toString().replace("'", "''") + "' AS live");
-                s.execute("INSERT INTO credential SELECT * FROM live.credential");
+                for (String table : keptTables(s)) {
+                    s.execute("INSERT INTO main." + table + " SELECT * FROM live." + table);
+                }
                 s.execute("DETACH DATABASE live");
             }
         }
@@ -47,6 +54,24 @@ final class SqliteReplayTarget extends ReplayTarget {
         Files.deleteIfExists(shm(live));
         Files.deleteIfExists(shm(replay));
         Files.move(replay, live, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /**
+     * The live tables that are not derived from the log (credentials, forwarding targets with their cursors, dead
+     * letters, and whatever a later migration adds): the rebuilt database takes their rows as they are.
+     */
+    private static List<String> keptTables(Statement s) throws SQLException {
+        List<String> kept = new ArrayList<>();
+        try (ResultSet rs = s.executeQuery("SELECT name FROM live.sqlite_master WHERE type = 'table' AND name NOT LIKE"
+                + " 'sqlite%' AND name <> 'schema_version' ORDER BY name")) {
+            while (rs.next()) {
+                String table = rs.getString(1);
+                if (!Database.PROJECTED_TABLES.contains(table) && !table.startsWith("statement_match")) {
+                    kept.add(table);
+                }
+            }
+        }
+        return kept;
     }
 
     @Override
