@@ -132,7 +132,9 @@ public final class Sequencer implements EventHandler<RingSlot> {
                 }
                 List<UUID> ids = new ArrayList<>();
                 for (StoredStatement s : ((StatementsStored) e.event()).statements()) {
-                    ids.add(s.id());
+                    if (!s.isErased()) { // an erased statement is stored no more
+                        ids.add(s.id());
+                    }
                     lastStoredMillis = Math.max(lastStoredMillis, s.storedMillis());
                 }
                 remember(e.position(), ids);

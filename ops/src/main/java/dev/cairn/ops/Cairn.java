@@ -29,6 +29,7 @@ import static dev.cairn.ops.SettingTable.XAPI_VERSION;
 import dev.cairn.auth.AdminCredential;
 import dev.cairn.auth.CredentialAuthenticator;
 import dev.cairn.auth.KeyAndSecret;
+import dev.cairn.erase.PendingErasure;
 import dev.cairn.forward.Forwarding;
 import dev.cairn.forward.TargetsHandler;
 import dev.cairn.http.BodyReceiver;
@@ -116,6 +117,7 @@ public final class Cairn implements AutoCloseable {
         try {
             OwnerOnly.createDirectories(s.get(DATA));
             OwnerOnly.createDirectories(s.get(LOG_DIR));
+            PendingErasure.refuseToStart(s.get(LOG_DIR));
             if (roles.contains(Role.INGEST)) {
                 started(WriterLock.acquire(s.get(LOG_DIR)));
             }

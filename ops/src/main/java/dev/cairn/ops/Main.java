@@ -9,6 +9,7 @@ import picocli.CommandLine.Command;
         description = "Cairn, an event-sourced xAPI Learning Record Store.",
         subcommands = {ServeCommand.class, IngestCommand.class, ProjectCommand.class, QueryCommand.class,
             ReplayCommand.class, LogCommand.class, ImportCommand.class, ExportCommand.class, ForwardCommand.class,
+            EraseCommand.class,
             TargetsCommand.class, CredentialsCommand.class,
             VersionCommand.class, CommandLine.HelpCommand.class})
 public final class Main {

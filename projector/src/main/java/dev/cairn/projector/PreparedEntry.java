@@ -33,6 +33,15 @@ record PreparedEntry(LogEntry entry, List<Prepared> statements) {
      */
     record Prepared(ProjectedStatement projected, List<ActivityDefinitions.Defined> definitions,
                     List<AgentNames.Named> names, List<String> carried) {
+        /** What an erasure left of a statement: its place, and nothing to write. */
+        static Prepared erased(StoredStatement s) {
+            return new Prepared(new ProjectedStatement(s.id(), s.storedMillis(), s.json(), null, false), List.of(),
+                    List.of(), List.of());
+        }
+
+        boolean isErased() {
+            return projected.keys() == null;
+        }
     }
 
     /** Prepares {@code entry}, which follows the last entry {@code repeats} saw (or is the first it sees). */
@@ -42,6 +51,10 @@ record PreparedEntry(LogEntry entry, List<Prepared> statements) {
         }
         List<Prepared> out = new ArrayList<>(event.statements().size());
         for (StoredStatement s : event.statements()) {
+            if (s.isErased()) {
+                out.add(Prepared.erased(s));
+                continue;
+            }
             // The log holds only statements the sequencer accepted, so this parse fails only on a damaged entry
             // (one of format 1, which has no checksum); stored statements are read by the rules they were stored under.
             Statement statement;

@@ -257,6 +257,10 @@ public final class Projector implements AutoCloseable {
             return; // a voided torn entry: nothing to apply
         }
         for (PreparedEntry.Prepared p : prepared.statements()) {
+            if (p.isErased()) {
+                writer.addErased(p.projected().storedMillis());
+                continue;
+            }
             writer.add(p.projected());
             for (ActivityDefinitions.Defined d : p.definitions()) {
                 writer.defineActivity(d.activityId(), d.definition());

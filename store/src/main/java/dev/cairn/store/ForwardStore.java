@@ -1,5 +1,6 @@
 package dev.cairn.store;
 
+import dev.cairn.xapi.ByteSearch;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -177,6 +178,34 @@ public final class ForwardStore {
             throw new StoreException("cannot park a batch of forwarding target " + name + ": " + e.getMessage(), e);
         }
     }
+
+    /**
+     * Drops every dead letter whose body holds one of {@code needles} (erased statements' ids, a person's address),
+     * or that was parked before {@code parkedBeforeMillis} (null: none by time); returns how many.
+     */
+    public int dropDeadLettersHolding(List<byte[]> needles, Long parkedBeforeMillis) {
+        List<Long> drop = new ArrayList<>();
+        try (Connection c = db.reader(); PreparedStatement ps = c.prepareStatement(db.sql("forward_dead_letter_bodies"));
+             ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                byte[] body = rs.getBytes(2);
+                boolean holds = parkedBeforeMillis != null && rs.getLong(3) < parkedBeforeMillis;
+                for (int i = 0; !holds && i < needles.size(); i++) {
+                    holds = ByteSearch.indexOf(body, needles.get(i)) >= 0;
+                }
+                if (holds) {
+                    drop.add(rs.getLong(1));
+                }
+            }
+        } catch (SQLException e) {
+            throw new StoreException("cannot read the dead letters: " + e.getMessage(), e);
+        }
+        for (long id : drop) {
+            dropDeadLetter(id);
+        }
+        return drop.size();
+    }
+
 
     /** All of a target's dead letters, oldest first, without their bodies. */
     public List<DeadLetter> deadLetters(String name) {

@@ -67,6 +67,19 @@ public final class ProjectionWriter implements AutoCloseable {
         }
     }
 
+    /**
+     * Takes the place of a statement an erasure took out of the log: it keeps its sequence number, so the statements
+     * after it keep theirs, and adds no row.
+     */
+    public void addErased(long storedMillis) {
+        try {
+            claim();
+            statements.skip(storedMillis);
+        } catch (SQLException e) {
+            throw new StoreException("cannot project an erased statement: " + e.getMessage(), e);
+        }
+    }
+
     /** Stores a document, replacing the one at the same key. */
     public void putDocument(DocumentKey key, StoredDocument doc) {
         try {

@@ -86,6 +86,12 @@ final class StatementRefGraph {
         return storedMillis;
     }
 
+    /** Takes one sequence number, in log order, for a statement an erasure took out: no row, no match. */
+    void skip(long storedMillis) {
+        ++seq;
+        this.storedMillis = storedMillis;
+    }
+
     /**
      * Adds one statement, in log order.
      *

@@ -246,3 +246,14 @@ DELETE FROM forward_dead_letter WHERE id = ?
 
 -- name: update_forward_dead_letter
 UPDATE forward_dead_letter SET status = ?, response = ?, at_ms = ? WHERE id = ?
+
+-- name: forward_dead_letter_bodies
+SELECT id, body, at_ms FROM forward_dead_letter ORDER BY id
+
+-- name: insert_erasure
+INSERT INTO erasure (at_ms, subject, statements_removed, statements_rewritten, document_entries, log_entries,
+    log_bytes, millis) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+
+-- name: list_erasures
+SELECT id, at_ms, subject, statements_removed, statements_rewritten, document_entries, log_entries, log_bytes, millis
+FROM erasure ORDER BY id

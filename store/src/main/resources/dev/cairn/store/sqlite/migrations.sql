@@ -182,3 +182,18 @@ CREATE INDEX forward_dead_letter_target ON forward_dead_letter (target, id)
 -- Forwarding sends the contents of attachments that came with their statements to LRS targets, as multipart/mixed:
 -- a dead letter keeps the Content-Type it was POSTed with, so that a retry sends it again as it was.
 ALTER TABLE forward_dead_letter ADD COLUMN content_type TEXT NOT NULL DEFAULT 'application/json'
+
+-- name: 10
+-- Erasures (issue 22): what each one erased, for the operator's audit, without the erased personal data (a person
+-- is recorded as the SHA-256 of their IFI key). Not derived from the log: replay keeps these rows.
+CREATE TABLE erasure (
+    id                  INTEGER PRIMARY KEY AUTOINCREMENT,
+    at_ms               INTEGER NOT NULL,
+    subject             TEXT    NOT NULL,
+    statements_removed  INTEGER NOT NULL,
+    statements_rewritten INTEGER NOT NULL,
+    document_entries    INTEGER NOT NULL,
+    log_entries         INTEGER NOT NULL,
+    log_bytes           INTEGER NOT NULL,
+    millis              INTEGER NOT NULL
+)

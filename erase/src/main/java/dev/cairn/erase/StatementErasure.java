@@ -1,0 +1,253 @@
+package dev.cairn.erase;
+
+import dev.cairn.xapi.ByteSearch;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.cairn.xapi.Ifi;
+import dev.cairn.xapi.StatementParser;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * What the erasure of some people does to one stored statement (docs/erasure.md):
+ * <ul>
+ *   <li>{@link Action#REMOVE} when its actor is one of them, or a Group with one of them as a member or as its own
+ *       identifier, but a voiding statement, whose target must stay voided, which is rewritten instead;</li>
+ *   <li>{@link Action#REWRITE} when one of them appears anywhere else (object, instructor, team, context agents,
+ *       authority, a SubStatement, even an extension): each Agent or Group object they identify gets the erasure's
+ *       placeholder identifier ({@code openid} {@code urn:cairn:erased:E}) instead of theirs and loses its name, and
+ *       their e-mail address, openid or mbox_sha1sum, wherever it stands in a string, becomes {@code erased}. A
+ *       signed statement, whose signature would no longer verify, and one the rewrite would make invalid, are
+ *       removed instead;</li>
+ *   <li>{@link Action#KEEP} otherwise: its bytes stay as they are.</li>
+ * </ul>
+ * IFIs are compared exactly, as Cairn compares them everywhere.
+ */
+final class StatementErasure {
+    static final String PLACEHOLDER_PREFIX = "urn:cairn:erased:";
+    private static final String SIGNATURE_USAGE = "http://adlnet.gov/expapi/attachments/signature";
+    private static final String VOIDED = "http://adlnet.gov/expapi/verbs/voided";
+    private static final String ERASED_TEXT = "erased";
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .nodeFactory(JsonNodeFactory.withExactBigDecimals(true)).build();
+
+    enum Action { KEEP, REMOVE, REWRITE }
+
+    /** @param json the rewritten statement, for {@link Action#REWRITE} */
+    record Decision(Action action, byte[] json) {
+        static final Decision KEEP = new Decision(Action.KEEP, null);
+        static final Decision REMOVE = new Decision(Action.REMOVE, null);
+    }
+
+    private final Set<String> keys;
+    /** Their identifying strings, which a statement must hold (raw, or behind an escape) to name them. */
+    private final List<byte[]> needles;
+    /** The strings scrubbed from text wherever they stand: e-mail addresses, openids, SHA-1 sums. */
+    private final List<String> texts;
+    private final String placeholder;
+
+    /** @param erasureId the erasure's own random id, which names its placeholder (never derived from an IFI) */
+    StatementErasure(List<Ifi> people, String erasureId) {
+        this.keys = people.stream().map(Ifi::key).collect(Collectors.toSet());
+        this.texts = new ArrayList<>();
+        this.needles = new ArrayList<>();
+        for (Ifi ifi : people) {
+            String text = switch (ifi.kind()) {
+                case MBOX -> ifi.value().startsWith("mailto:") ? ifi.value().substring("mailto:".length()) : ifi.value();
+                case MBOX_SHA1SUM, OPENID -> ifi.value();
+                case ACCOUNT -> null;
+            };
+            if (text != null && !text.isEmpty()) {
+                texts.add(text);
+            }
+            needles.add((ifi.kind() == Ifi.Kind.ACCOUNT ? ifi.accountName() : text == null ? ifi.value() : text)
+                    .getBytes(StandardCharsets.UTF_8));
+        }
+        this.placeholder = PLACEHOLDER_PREFIX + erasureId;
+    }
+
+    /** What happens to the statement whose stored JSON is {@code json}. */
+    Decision decide(byte[] json) {
+        if (!mayName(json)) {
+            return Decision.KEEP;
+        }
+        ObjectNode statement;
+        try {
+            statement = (ObjectNode) JSON.readTree(json);
+        } catch (IOException e) {
+            throw new UncheckedIOException("a stored statement does not parse: " + e.getMessage(), e);
+        }
+        boolean voiding = VOIDED.equals(statement.path("verb").path("id").asText(null))
+                && "StatementRef".equals(statement.path("object").path("objectType").asText(null));
+        boolean theirs = identifies(statement.get("actor"));
+        if (theirs && !voiding) {
+            return Decision.REMOVE;
+        }
+        if (!rewrite(statement)) {
+            return Decision.KEEP;
+        }
+        if (signed(statement)) {
+            return Decision.REMOVE;
+        }
+        byte[] rewritten;
+        try {
+            rewritten = JSON.writeValueAsBytes(statement);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+        try {
+            StatementParser.parseStored(rewritten);
+        } catch (RuntimeException e) {
+            return Decision.REMOVE; // the person was part of what made it valid: nothing of it is kept
+        }
+        return new Decision(Action.REWRITE, rewritten);
+    }
+
+    /**
+     * Whether {@code json} may name one of the people: it holds one of their identifying strings, or an escape that
+     * could spell one (a client may escape any character of a JSON string). The cheap test before a parse.
+     */
+    private boolean mayName(byte[] json) {
+        for (byte[] n : needles) {
+            if (ByteSearch.indexOf(json, n) >= 0) {
+                return true;
+            }
+        }
+        return ByteSearch.indexOf(json, new byte[] {'\\', 'u'}) >= 0 || ByteSearch.indexOf(json, new byte[] {'\\', '/'}) >= 0;
+    }
+
+    /** Whether {@code actor} is one of the people, or a Group they identify or are a member of. */
+    private boolean identifies(JsonNode actor) {
+        if (!(actor instanceof ObjectNode a)) {
+            return false;
+        }
+        if (keys.contains(ifiKey(a))) {
+            return true;
+        }
+        if (a.get("member") instanceof ArrayNode members) {
+            for (JsonNode m : members) {
+                if (m instanceof ObjectNode o && keys.contains(ifiKey(o))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Rewrites every appearance of the people in {@code node}, in place; whether there was one. */
+    private boolean rewrite(JsonNode node) {
+        boolean changed = false;
+        if (node instanceof ObjectNode o) {
+            if (keys.contains(ifiKey(o))) {
+                o.remove(List.of("mbox", "mbox_sha1sum", "openid", "account", "name"));
+                o.put("openid", placeholder);
+                changed = true;
+            }
+            Iterator<Map.Entry<String, JsonNode>> fields = o.fields();
+            while (fields.hasNext()) {
+                Map.Entry<String, JsonNode> f = fields.next();
+                if (f.getValue() instanceof TextNode t) {
+                    String scrubbed = scrub(t.textValue());
+                    if (scrubbed != null) {
+                        f.setValue(TextNode.valueOf(scrubbed));
+                        changed = true;
+                    }
+                } else {
+                    changed |= rewrite(f.getValue());
+                }
+            }
+        } else if (node instanceof ArrayNode a) {
+            for (int i = 0; i < a.size(); i++) {
+                if (a.get(i) instanceof TextNode t) {
+                    String scrubbed = scrub(t.textValue());
+                    if (scrubbed != null) {
+                        a.set(i, TextNode.valueOf(scrubbed));
+                        changed = true;
+                    }
+                } else {
+                    changed |= rewrite(a.get(i));
+                }
+            }
+        }
+        return changed;
+    }
+
+    /**
+     * {@code text} with the people's identifying strings replaced where they stand alone (not inside a longer
+     * address: {@code xada@example.com} is someone else's), or null when it holds none.
+     */
+    private String scrub(String text) {
+        String out = text;
+        for (String t : texts) {
+            int from = 0;
+            int at;
+            while ((at = out.indexOf(t, from)) >= 0) {
+                int end = at + t.length();
+                if ((at == 0 || !partOfAddress(out.charAt(at - 1))) && endsThere(out, end)) {
+                    out = out.substring(0, at) + ERASED_TEXT + out.substring(end);
+                    from = at + ERASED_TEXT.length();
+                } else {
+                    from = at + 1;
+                }
+            }
+        }
+        return out.equals(text) ? null : out;
+    }
+
+    /** Whether an address ends at {@code end} of {@code text}: a full stop that ends a sentence is not part of it. */
+    private static boolean endsThere(String text, int end) {
+        if (end == text.length() || !partOfAddress(text.charAt(end))) {
+            return true;
+        }
+        return text.charAt(end) == '.' && (end + 1 == text.length() || !Character.isLetterOrDigit(text.charAt(end + 1)));
+    }
+
+    private static boolean partOfAddress(char c) {
+        return Character.isLetterOrDigit(c) || c == '.' || c == '_' || c == '-' || c == '+' || c == '%';
+    }
+
+    private static boolean signed(ObjectNode statement) {
+        if (statement.get("attachments") instanceof ArrayNode attachments) {
+            for (JsonNode a : attachments) {
+                if (SIGNATURE_USAGE.equals(a.path("usageType").asText(null))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The {@link Ifi#key()} of the Agent or Group {@code o} would be, or null when it has no single IFI. */
+    private static String ifiKey(ObjectNode o) {
+        if (o.get("mbox") instanceof TextNode t) {
+            return new Ifi(Ifi.Kind.MBOX, t.textValue(), null).key();
+        }
+        if (o.get("mbox_sha1sum") instanceof TextNode t) {
+            return new Ifi(Ifi.Kind.MBOX_SHA1SUM, t.textValue(), null).key();
+        }
+        if (o.get("openid") instanceof TextNode t) {
+            return new Ifi(Ifi.Kind.OPENID, t.textValue(), null).key();
+        }
+        if (o.get("account") instanceof ObjectNode account && account.get("homePage") instanceof TextNode home
+                && account.get("name") instanceof TextNode name) {
+            return new Ifi(Ifi.Kind.ACCOUNT, home.textValue(), name.textValue()).key();
+        }
+        return null;
+    }
+
+}

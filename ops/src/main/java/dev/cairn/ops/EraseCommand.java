@@ -1,0 +1,235 @@
+package dev.cairn.ops;
+
+import static dev.cairn.ops.SettingTable.DB;
+import static dev.cairn.ops.SettingTable.LOG_DIR;
+import static dev.cairn.ops.SettingTable.PROJECTOR_BATCH;
+import static dev.cairn.ops.SettingTable.XAPI_VERSION;
+
+import dev.cairn.erase.ErasurePlan;
+import dev.cairn.erase.PendingErasure;
+import dev.cairn.log.BadLogEntryException;
+import dev.cairn.log.EventLog;
+import dev.cairn.log.StatementsStored;
+import dev.cairn.log.StoredStatement;
+import dev.cairn.log.WriterLock;
+import dev.cairn.log.chronicle.ChronicleLog;
+import dev.cairn.store.Database;
+import dev.cairn.store.ErasureStore;
+import dev.cairn.store.ForwardStore;
+import dev.cairn.store.ReplayTarget;
+import dev.cairn.store.StoreException;
+import dev.cairn.xapi.Actor;
+import dev.cairn.xapi.Ifi;
+import dev.cairn.xapi.StatementParser;
+import dev.cairn.xapi.Timestamps;
+import dev.cairn.xapi.Uuids;
+import dev.cairn.xapi.XapiException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code cairn erase}: takes a person's data (by IFI), chosen statements (by id) or every statement stored before a
+ * time out of the log and the tables, with every other Cairn process on the data stopped (docs/erasure.md). The log's
+ * entries that held them are rewritten in place ({@link EventLog#rewrite}), then the tables are rebuilt from it, as
+ * {@code cairn replay} does, so that they hold exactly what a replay of the new log gives. A mark in the log's
+ * directory ({@link PendingErasure}) covers the whole change: killed at any moment, the erasure is finished by the next
+ * {@code cairn erase}, and no other command starts on the data meanwhile.
+ */
+@Command(name = "erase", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Erase a person's data, chosen statements, or every statement stored before a time: from the "
+                + "log's files and from the tables (stop every other Cairn process on this data first).",
+            "Exit code: 0 when erased (or, with --dry-run, planned), 1 when nothing matched or the erasure failed, 2 for"
+                    + " bad options."})
+final class EraseCommand implements Callable<Integer> {
+    private static final Logger LOG = LoggerFactory.getLogger(EraseCommand.class);
+
+    @Mixin
+    CommonOptions options;
+
+    @Option(names = "--agent", paramLabel = "JSON", description = "A person, as an xAPI Agent with one IFI (mbox, "
+            + "mbox_sha1sum, openid or account), such as '{\"mbox\":\"mailto:ada@example.com\"}'. Repeatable: a batch "
+            + "of people is erased in one pass.")
+    List<String> agents = new ArrayList<>();
+
+    @Option(names = "--statement-id", paramLabel = "UUID", description = "A statement to remove. Repeatable.")
+    List<String> statementIds = new ArrayList<>();
+
+    @Option(names = "--stored-before", paramLabel = "TIMESTAMP", description = "Remove every statement stored before "
+            + "this time (ISO 8601 with a time zone, not in the future): a retention period.")
+    String storedBefore;
+
+    @Option(names = "--dry-run", description = "Only report what would be erased: statements removed and rewritten, "
+            + "document entries, log entries and bytes.")
+    boolean dryRun;
+
+    @Override
+    public Integer call() throws Exception {
+        Settings s = options.settings();
+        ErasurePlan.Request request;
+        try {
+            request = request(s);
+        } catch (XapiException e) {
+            System.err.println("cairn erase: " + e.where() + ": " + e.getMessage());
+            return 2;
+        }
+        Path logDir = s.get(LOG_DIR);
+        boolean pending = PendingErasure.exists(logDir);
+        if (request.isEmpty() && !pending) {
+            System.err.println("cairn erase: say what to erase: --agent, --statement-id or --stored-before");
+            return 2;
+        }
+        if (!Files.isDirectory(logDir)) {
+            System.err.println("cairn erase: there is no log at " + logDir);
+            return 1;
+        }
+        Optional<WriterLock> lock = WriterLock.tryAcquire(logDir);
+        if (lock.isEmpty()) {
+            System.err.println("cairn erase: another process writes the log in " + logDir + "; stop every Cairn "
+                    + "process on this data, then erase");
+            return 1;
+        }
+        try (WriterLock held = lock.get(); EventLog log = ChronicleLog.open(logDir)) {
+            return erase(s, log, request, pending);
+        } catch (BadLogEntryException | StoreException e) {
+            System.err.println("cairn erase: stopped: " + e.getMessage() + (PendingErasure.exists(logDir)
+                    ? "\nRun 'cairn erase' again to finish the erasure." : "\nNothing was erased."));
+            return 1;
+        }
+    }
+
+    private int erase(Settings s, EventLog log, ErasurePlan.Request request, boolean pending) throws Exception {
+        long started = System.nanoTime();
+        log.repairTornTail(); // as an ingest does on start: the erasure is this log's writer now
+        ErasurePlan plan = ErasurePlan.of(log, request, ErasurePlan.newErasureId());
+        ErasurePlan.Counts c = plan.counts();
+        System.out.printf("%s: %d statements removed, %d rewritten, %d document entries voided; %d log entries (%d "
+                        + "bytes) rewritten in place%n", dryRun ? "would erase" : "erasing", c.statementsRemoved(),
+                c.statementsRewritten(), c.documentEntries(), c.entries(), c.bytes());
+        if (dryRun) {
+            return 0;
+        }
+        if (c.isEmpty() && !pending) {
+            System.err.println("cairn erase: nothing in the log matches; nothing was erased");
+            return 1;
+        }
+        if (pending) {
+            System.out.println("finishing an erasure that was interrupted");
+        }
+        Path logDir = s.get(LOG_DIR);
+        PendingErasure.mark(logDir);
+        log.rewrite(plan.replacements());
+        int letters;
+        try (Database live = Database.open(s.get(DB).jdbc())) {
+            letters = new ForwardStore(live).dropDeadLettersHolding(needles(plan, request), request.storedBeforeMillis());
+            new ErasureStore(live).vacuum(List.of("forward_dead_letter"));
+        }
+        try (ReplayTarget target = ReplayTarget.create(s.get(DB).jdbc())) {
+            try (Database db = Database.open(target.url())) {
+                ReplayCommand.replay(log, db, s.get(PROJECTOR_BATCH), new ReplayCommand.TerminalProgress());
+            }
+            target.swap();
+        }
+        long millis = (System.nanoTime() - started) / 1_000_000;
+        try (Database live = Database.open(s.get(DB).jdbc())) {
+            new ErasureStore(live).record(new ErasureStore.Erasure(0, System.currentTimeMillis(), subject(request),
+                    c.statementsRemoved(), c.statementsRewritten(), c.documentEntries(), c.entries(), c.bytes(), millis));
+        }
+        PendingErasure.clear(logDir);
+        LOG.info("erasure done: {}; {} statements removed, {} rewritten, {} document entries, {} log entries, {} dead "
+                + "letters, in {} ms", subject(request), c.statementsRemoved(), c.statementsRewritten(),
+                c.documentEntries(), c.entries(), letters, millis);
+        System.out.printf("erased in %.1f s; %d dead letters dropped; the tables were rebuilt from the rewritten log%n",
+                millis / 1000.0, letters);
+        return 0;
+    }
+
+    private ErasurePlan.Request request(Settings s) {
+        List<Ifi> people = new ArrayList<>();
+        for (String a : agents) {
+            Actor actor = StatementParser.parseActor(a.getBytes(StandardCharsets.UTF_8), s.get(XAPI_VERSION),
+                    "option --agent");
+            if (actor.ifi() == null) {
+                throw new XapiException("option --agent", "agent.no_ifi", "a Group without an IFI names no one: give "
+                        + "the person's own Agent");
+            }
+            people.add(actor.ifi());
+        }
+        Set<UUID> ids = new LinkedHashSet<>();
+        for (String id : statementIds) {
+            ids.add(Uuids.parse(id, "option --statement-id"));
+        }
+        Long before = null;
+        if (storedBefore != null) {
+            if (!Timestamps.isValid(storedBefore, s.get(XAPI_VERSION))) {
+                throw new XapiException("option --stored-before", "timestamp.invalid", "--stored-before must be "
+                        + Timestamps.rule(s.get(XAPI_VERSION)) + "; got '" + storedBefore + "'");
+            }
+            before = Timestamps.instant(storedBefore).toEpochMilli();
+            if (before > System.currentTimeMillis()) {
+                throw new XapiException("option --stored-before", "timestamp.future", "--stored-before is in the "
+                        + "future (" + storedBefore + "): that would erase statements not stored yet");
+            }
+        }
+        return new ErasurePlan.Request(people, ids, before);
+    }
+
+    /** What marks a dead letter as holding erased data: the removed statements' ids and the people's identifiers. */
+    private static List<byte[]> needles(ErasurePlan plan, ErasurePlan.Request request) {
+        List<byte[]> out = new ArrayList<>();
+        for (var e : plan.replacements().values()) {
+            if (e instanceof StatementsStored stored) {
+                for (StoredStatement st : stored.statements()) {
+                    if (st.isErased()) {
+                        out.add(st.id().toString().getBytes(StandardCharsets.US_ASCII));
+                    }
+                }
+            }
+        }
+        for (Ifi ifi : request.people()) {
+            out.add((ifi.kind() == Ifi.Kind.ACCOUNT ? ifi.accountName() : ifi.value()).getBytes(StandardCharsets.UTF_8));
+        }
+        for (UUID id : request.statementIds()) {
+            out.add(id.toString().getBytes(StandardCharsets.US_ASCII));
+        }
+        return out;
+    }
+
+    /** What was asked, without personal data: each person as the SHA-256 of their IFI key. */
+    static String subject(ErasurePlan.Request r) {
+        List<String> parts = new ArrayList<>();
+        for (Ifi ifi : r.people()) {
+            parts.add("agent sha256:" + sha256(ifi.key()));
+        }
+        if (!r.statementIds().isEmpty()) {
+            parts.add("statements " + r.statementIds().size());
+        }
+        if (r.storedBeforeMillis() != null) {
+            parts.add("stored before " + Timestamps.format(r.storedBeforeMillis()));
+        }
+        return parts.isEmpty() ? "an interrupted erasure, finished" : String.join(", ", parts);
+    }
+
+    private static String sha256(String s) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
+        }
+    }
+}

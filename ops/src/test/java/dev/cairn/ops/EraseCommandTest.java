@@ -1,0 +1,287 @@
+package dev.cairn.ops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.store.Database;
+import dev.cairn.store.ErasureStore;
+import dev.cairn.store.ProjectionChecksum;
+import dev.cairn.store.TestDatabase;
+import java.io.IOException;
+import java.net.URLEncoder;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@code cairn erase} of a person among others, with StatementRefs, a voiding, documents and an attachment: what is
+ * theirs is gone from the answers, from the log's files and from the database, what is someone else's is as it was
+ * (byte for byte where the person is not in it), and a replay of the rewritten log gives the tables the erasure left.
+ */
+@ParameterizedClass(name = "{0}")
+@MethodSource("dev.cairn.store.TestDatabase#dialects")
+class EraseCommandTest {
+    private static final String ADA = "ada.lovelace@example.com";
+    private static final String ADA_AGENT = "{\"mbox\":\"mailto:" + ADA + "\"}";
+    private static final String ACTIVITY = "http://example.com/course/1";
+
+    @Parameter
+    String dialect;
+    @TempDir
+    Path data;
+    TestDatabase database;
+
+    /** The statements of the scene, by role. */
+    private final Map<String, String> ids = new java.util.LinkedHashMap<>();
+    private final Map<String, String> exact = new java.util.HashMap<>();
+
+    @BeforeEach
+    void createDatabase() {
+        database = TestDatabase.create(dialect, data);
+    }
+
+    @AfterEach
+    void dropDatabase() {
+        if (database != null) {
+            database.close();
+        }
+    }
+
+    private static String agent(String mbox, String name) {
+        return "{\"objectType\":\"Agent\",\"name\":\"" + name + "\",\"mbox\":\"mailto:" + mbox + "\"}";
+    }
+
+    private String post(TestLrs lrs, String role, String body) throws Exception {
+        String id = UUID.randomUUID().toString();
+        HttpResponse<String> r = lrs.put(id, "{\"id\":\"" + id + "\"," + body.substring(1));
+        assertEquals(204, r.statusCode(), role + ": " + r.body());
+        ids.put(role, id);
+        return id;
+    }
+
+    private static String statement(String actor, String verb, String object, String more) {
+        return "{\"actor\":" + actor + ",\"verb\":{\"id\":\"" + verb + "\"},\"object\":" + object + more + "}";
+    }
+
+    /** Ada's statements, statements of others naming her, and statements of others that do not. */
+    private void scene(TestLrs lrs) throws Exception {
+        String activity = "{\"id\":\"" + ACTIVITY + "\"}";
+        String adaHers = post(lrs, "ada's", statement(agent(ADA, "Ada Lovelace"), Statements.COMPLETED, activity, ""));
+        post(lrs, "about ada", statement(agent("bob@example.com", "Bob"), Statements.COMPLETED,
+                agent(ADA, "Ada Lovelace"), ""));
+        post(lrs, "ada instructs", statement(agent("bob@example.com", "Bob"), Statements.ATTEMPTED, activity,
+                ",\"context\":{\"instructor\":" + agent(ADA, "Ada") + "},\"result\":{\"response\":\"asked " + ADA
+                        + ".\"}"));
+        post(lrs, "refers to ada's", statement(agent("bob@example.com", "Bob"), Statements.COMPLETED,
+                "{\"objectType\":\"StatementRef\",\"id\":\"" + adaHers + "\"}", ""));
+        String bobs = post(lrs, "bob's", statement(agent("bob@example.com", "Bob"), Statements.ATTEMPTED, activity, ""));
+        post(lrs, "ada voids bob's", statement(agent(ADA, "Ada"), "http://adlnet.gov/expapi/verbs/voided",
+                "{\"objectType\":\"StatementRef\",\"id\":\"" + bobs + "\"}", ""));
+        post(lrs, "carol's", statement(agent("carol@example.com", "Carol"), Statements.COMPLETED, activity, ""));
+        byte[] essay = ("the essay of " + ADA).getBytes(StandardCharsets.UTF_8);
+        String withEssay = UUID.randomUUID().toString();
+        ids.put("ada's essay", withEssay);
+        byte[] body = AttachmentApiTest.multipart("{\"id\":\"" + withEssay + "\"," + statement(agent(ADA, "Ada"),
+                Statements.COMPLETED, activity, ",\"attachments\":[" + AttachmentApiTest.attachment(
+                        "http://example.com/essay", "text/plain", essay, null) + "]").substring(1),
+                new Object[] {"text/plain", AttachmentApiTest.sha256(essay), essay});
+        assertEquals(200, lrs.send(lrs.request("/xapi/statements").header("Content-Type", "multipart/mixed; boundary="
+                + AttachmentApiTest.BOUNDARY).POST(HttpRequest.BodyPublishers.ofByteArray(body))).statusCode());
+        for (String who : List.of(ADA, "bob@example.com")) {
+            assertEquals(204, lrs.send(lrs.request(state(who)).header("Content-Type", "text/plain")
+                    .PUT(HttpRequest.BodyPublishers.ofString("progress of " + who))).statusCode());
+        }
+        for (String role : List.of("refers to ada's", "carol's")) {
+            exact.put(role, lrs.get("/xapi/statements?format=exact&statementId=" + ids.get(role)).body());
+        }
+    }
+
+    private static String state(String mbox) {
+        return "/xapi/activities/state?activityId=" + URLEncoder.encode(ACTIVITY, StandardCharsets.UTF_8) + "&agent="
+                + URLEncoder.encode("{\"mbox\":\"mailto:" + mbox + "\"}", StandardCharsets.UTF_8) + "&stateId=s";
+    }
+
+    /** Whether any file under the data directory holds {@code text}. */
+    private boolean anyFileHolds(String text) throws IOException {
+        byte[] needle = text.getBytes(StandardCharsets.UTF_8);
+        try (Stream<Path> files = Files.walk(data)) {
+            for (Path p : files.filter(Files::isRegularFile).toList()) {
+                if (dev.cairn.xapi.ByteSearch.indexOf(Files.readAllBytes(p), needle) >= 0) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Whether any statement row of the database holds {@code text}. */
+    private boolean anyRowHolds(String text) throws Exception {
+        try (Database db = Database.open(database.url()); Connection c = db.reader();
+             PreparedStatement ps = c.prepareStatement("SELECT json FROM statement"); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                if (new String(rs.getBytes(1), StandardCharsets.UTF_8).contains(text)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private int erase(String... args) {
+        List<String> all = new ArrayList<>(List.of("erase"));
+        all.addAll(List.of(args));
+        all.addAll(List.of("--data", data.toString(), "--db", database.url()));
+        return Main.run(all.toArray(String[]::new));
+    }
+
+    @Test
+    void aPersonIsErasedFromTheAnswersTheLogAndTheDatabaseAndOthersKeepTheirs() throws Exception {
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            scene(lrs);
+        }
+        assertTrue(anyFileHolds(ADA) || anyRowHolds(ADA));
+        assertEquals(0, erase("--agent", ADA_AGENT, "--dry-run"));
+        assertTrue(anyRowHolds(ADA), "a dry run changes nothing");
+
+        assertEquals(0, erase("--agent", ADA_AGENT));
+
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            for (String role : List.of("ada's", "ada's essay")) {
+                assertEquals(404, lrs.get("/xapi/statements?statementId=" + ids.get(role)).statusCode(), role);
+            }
+            JsonNode about = TestLrs.json(lrs.get("/xapi/statements?statementId=" + ids.get("about ada")));
+            assertTrue(about.path("object").path("openid").asText("").startsWith("urn:cairn:erased:"), about.toString());
+            assertFalse(about.get("object").has("name"), about.toString());
+            JsonNode instructs = TestLrs.json(lrs.get("/xapi/statements?statementId=" + ids.get("ada instructs")));
+            assertEquals(about.get("object").get("openid"), instructs.get("context").get("instructor").get("openid"),
+                    "one placeholder per erasure");
+            assertEquals("asked erased.", instructs.get("result").get("response").asText());
+            for (String role : List.of("refers to ada's", "carol's")) {
+                assertEquals(exact.get(role), lrs.get("/xapi/statements?format=exact&statementId=" + ids.get(role))
+                        .body(), role + " is byte for byte as it was");
+            }
+            assertEquals(404, lrs.get("/xapi/statements?statementId=" + ids.get("bob's")).statusCode(),
+                    "bob's stays voided: the voiding statement was rewritten, not removed");
+            assertEquals(200, lrs.get("/xapi/statements?voidedStatementId=" + ids.get("bob's")).statusCode());
+            String byAda = "/xapi/statements?related_agents=true&agent=" + URLEncoder.encode(ADA_AGENT,
+                    StandardCharsets.UTF_8);
+            assertEquals(0, TestLrs.json(lrs.get(byAda)).get("statements").size());
+            assertEquals(404, lrs.get(state(ADA)).statusCode());
+            assertEquals("progress of bob@example.com", lrs.get(state("bob@example.com")).body());
+        }
+        assertFalse(anyFileHolds(ADA), "no file of the data directory holds Ada's address");
+        assertFalse(anyFileHolds("Ada Lovelace"), "nor her name");
+        assertFalse(anyRowHolds(ADA));
+        try (Database db = Database.open(database.url())) {
+            List<ErasureStore.Erasure> audit = new ErasureStore(db).list();
+            assertEquals(1, audit.size());
+            assertTrue(audit.get(0).subject().startsWith("agent sha256:"), audit.get(0).subject());
+            assertEquals(2, audit.get(0).statementsRemoved());
+            assertEquals(3, audit.get(0).statementsRewritten());
+            assertEquals(1, audit.get(0).documentEntries());
+        }
+        RestartAndReplayTest.assertReplayRebuildsTheSameTables(data, database.url());
+    }
+
+    @Test
+    void statementsByIdAndStoredBeforeATimeAreRemovedAndTheRestKept() throws Exception {
+        String keep;
+        String drop;
+        long between;
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            String old = TestLrs.json(lrs.post(Statements.statement("old@example.com", Statements.COMPLETED, ACTIVITY)))
+                    .get(0).asText();
+            Thread.sleep(20);
+            between = System.currentTimeMillis();
+            Thread.sleep(20);
+            drop = TestLrs.json(lrs.post(Statements.statement("x@example.com", Statements.COMPLETED, ACTIVITY)))
+                    .get(0).asText();
+            keep = TestLrs.json(lrs.post(Statements.statement("y@example.com", Statements.COMPLETED, ACTIVITY)))
+                    .get(0).asText();
+            ids.put("old", old);
+        }
+        assertEquals(0, erase("--statement-id", drop, "--stored-before",
+                java.time.Instant.ofEpochMilli(between).toString()));
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            assertEquals(404, lrs.get("/xapi/statements?statementId=" + ids.get("old")).statusCode());
+            assertEquals(404, lrs.get("/xapi/statements?statementId=" + drop).statusCode());
+            assertEquals(200, lrs.get("/xapi/statements?statementId=" + keep).statusCode());
+            assertEquals(1, TestLrs.json(lrs.get("/xapi/statements")).get("statements").size());
+        }
+        assertFalse(anyFileHolds("old@example.com"));
+        assertFalse(anyFileHolds("x@example.com"));
+        assertTrue(anyFileHolds("y@example.com"));
+    }
+
+    @Test
+    void badRequestsAreRefusedAndEraseNothing() throws Exception {
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            scene(lrs);
+            assertEquals(1, erase("--agent", ADA_AGENT), "not while another process writes the log");
+        }
+        assertEquals(2, erase("--agent", "{\"mbox\":\"ada@example.com\"}"), "an mbox is a mailto: IRI");
+        assertEquals(2, erase("--agent", "{\"name\":\"Ada\"}"), "no IFI");
+        assertEquals(2, erase("--agent", "not json"));
+        assertEquals(2, erase("--statement-id", "123"));
+        assertEquals(2, erase("--stored-before", "2999-01-01T00:00:00Z"), "in the future");
+        assertEquals(2, erase("--stored-before", "yesterday"));
+        assertEquals(2, erase(), "nothing to erase");
+        assertEquals(1, erase("--agent", "{\"mbox\":\"mailto:nobody@example.com\"}"), "nothing matches");
+        assertTrue(anyRowHolds(ADA), "nothing was erased");
+        try (Database db = Database.open(database.url())) {
+            assertTrue(new ErasureStore(db).list().isEmpty());
+        }
+    }
+
+    /** Killed at a random moment, then run again: the erasure is whole, and no process starts on it half done. */
+    @Test
+    void anErasureKilledAtAnyMomentIsFinishedByTheNextRun() throws Exception {
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            scene(lrs);
+        }
+        Random random = new Random();
+        try (ChildProcess eraser = new ChildProcess("erase", data.resolve("erase.out"), "--agent", ADA_AGENT,
+                "--data", data.toString(), "--db", database.url()).start()) {
+            Thread.sleep(300 + random.nextInt(2_500));
+            eraser.kill();
+        }
+        if (dev.cairn.erase.PendingErasure.exists(data.resolve("log"))) {
+            assertThrows(() -> new TestLrs(data, database.url()).close());
+        }
+        int again = erase("--agent", ADA_AGENT);
+        assertTrue(again == 0 || again == 1, "erased now, or had been whole: " + again);
+        assertFalse(dev.cairn.erase.PendingErasure.exists(data.resolve("log")));
+        assertFalse(anyFileHolds(ADA));
+        assertFalse(anyRowHolds(ADA));
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            assertEquals(404, lrs.get("/xapi/statements?statementId=" + ids.get("ada's")).statusCode());
+            assertEquals(exact.get("carol's"), lrs.get("/xapi/statements?format=exact&statementId="
+                    + ids.get("carol's")).body());
+        }
+    }
+
+    private static void assertThrows(org.junit.jupiter.api.function.Executable e) {
+        org.junit.jupiter.api.Assertions.assertThrows(Exception.class, e, "no process starts on a half-done erasure");
+    }
+}
