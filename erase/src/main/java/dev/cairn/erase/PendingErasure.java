@@ -1,5 +1,6 @@
 package dev.cairn.erase;
 
+import dev.cairn.log.DirectorySync;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
@@ -38,7 +39,7 @@ public final class PendingErasure {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot mark the erasure as begun: " + e.getMessage(), e);
         }
-        syncDirectory(logDir);
+        DirectorySync.sync(logDir);
     }
 
     /** Takes the mark away once the tables are rebuilt. */
@@ -48,14 +49,6 @@ public final class PendingErasure {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot mark the erasure as finished: " + e.getMessage(), e);
         }
-        syncDirectory(logDir);
-    }
-
-    private static void syncDirectory(Path dir) {
-        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-            ch.force(true);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot sync " + dir + ": " + e.getMessage(), e);
-        }
+        DirectorySync.sync(logDir);
     }
 }

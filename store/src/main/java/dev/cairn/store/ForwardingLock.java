@@ -71,7 +71,8 @@ public final class ForwardingLock implements AutoCloseable {
         }
         try {
             if (channel == null) {
-                channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                OwnerOnly.createFile(lockFile); // as every file beside the database: the owner's alone
+                channel = FileChannel.open(lockFile, StandardOpenOption.WRITE);
             }
             fileLock = channel.tryLock();
             return fileLock != null;

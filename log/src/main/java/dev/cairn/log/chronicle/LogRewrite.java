@@ -1,5 +1,6 @@
 package dev.cairn.log.chronicle;
 
+import dev.cairn.log.DirectorySync;
 import dev.cairn.log.EntryVoided;
 import dev.cairn.log.Event;
 import dev.cairn.log.EventCodec;
@@ -17,6 +18,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -144,6 +146,15 @@ final class LogRewrite {
         crc.update(buffer.toByteArray());
         ByteBuffer tail = ByteBuffer.allocate(8).putLong(crc.getValue()).flip();
         Path tmp = dir.resolve(PLAN + ".tmp");
+        try {
+            Files.deleteIfExists(tmp);
+            // The plan holds statements: the owner's alone, as the log's files are.
+            Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        } catch (UnsupportedOperationException e) {
+            // not a POSIX file system: created plain below
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the log rewrite plan: " + e.getMessage(), e);
+        }
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                 StandardOpenOption.WRITE)) {
             writeFully(ch, ByteBuffer.wrap(buffer.toByteArray()), 0);
@@ -157,7 +168,7 @@ final class LogRewrite {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot put the log rewrite plan in place: " + e.getMessage(), e);
         }
-        syncDirectory(dir);
+        DirectorySync.sync(dir);
     }
 
     /** The plan's writes, or null when it is not whole (its checksum fails). */
@@ -218,14 +229,6 @@ final class LogRewrite {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot delete the log rewrite plan " + plan + ": " + e.getMessage(), e);
         }
-        syncDirectory(dir);
-    }
-
-    private static void syncDirectory(Path dir) {
-        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-            ch.force(true);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot sync the log directory " + dir + ": " + e.getMessage(), e);
-        }
+        DirectorySync.sync(dir);
     }
 }
