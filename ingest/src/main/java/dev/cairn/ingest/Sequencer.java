@@ -132,9 +132,7 @@ public final class Sequencer implements EventHandler<RingSlot> {
                 }
                 List<UUID> ids = new ArrayList<>();
                 for (StoredStatement s : ((StatementsStored) e.event()).statements()) {
-                    if (!s.isErased()) { // an erased statement is stored no more
-                        ids.add(s.id());
-                    }
+                    ids.add(s.id()); // an erased one's too: its id may not be stored again
                     lastStoredMillis = Math.max(lastStoredMillis, s.storedMillis());
                 }
                 remember(e.position(), ids);
@@ -283,6 +281,11 @@ public final class Sequencer implements EventHandler<RingSlot> {
             UUID id = s.id() != null ? s.id() : c.putId() != null ? c.putId() : UUID.randomUUID();
             ids.add(id);
             byte[] existing = storedJson(id, stored);
+            if (existing != null && StoredState.isErased(existing)) {
+                return new WriteOutcome.Refused(409, "statement.erased", "statement " + id, "statement " + id
+                        + " was erased from this LRS (a person's data or a retention period) and cannot be stored"
+                        + " again; drop it from the client's queue");
+            }
             if (existing != null) {
                 Statement before = StatementParser.parseStored(existing).statement();
                 if (!Equivalence.equivalent(s.withId(id), before)) {
@@ -292,8 +295,10 @@ public final class Sequencer implements EventHandler<RingSlot> {
                 continue; // an equivalent statement is already stored: nothing to do
             }
             UUID target = VoidingAuthority.target(s);
-            WriteOutcome.Refused refused = target == null ? null : VoidingAuthority.refusal(c, target,
-                    storedJson(target, stored), c.putId() != null ? "$" : "$[" + (ids.size() - 1) + "]");
+            byte[] targetJson = target == null ? null : storedJson(target, stored);
+            String where = c.putId() != null ? "$" : "$[" + (ids.size() - 1) + "]";
+            WriteOutcome.Refused refused = targetJson == null || StoredState.isErased(targetJson) ? null
+                    : VoidingAuthority.refusal(c, target, targetJson, where);
             if (refused != null) {
                 return refused;
             }
@@ -314,7 +319,10 @@ public final class Sequencer implements EventHandler<RingSlot> {
         return new WriteOutcome.Accepted(ids, index, out.size());
     }
 
-    /** The stored exact form of statement {@code id}, appended but not projected or in the snapshot; null if absent. */
+    /**
+     * The stored exact form of statement {@code id}, appended but not projected or in the snapshot ({@link
+     * StoredState#ERASED} for an erased one); null if absent.
+     */
     private byte[] storedJson(UUID id, Map<UUID, byte[]> stored) {
         long appendedAt = appendedAt(id);
         return appendedAt >= 0 ? appendedJson(appendedAt, id) : stored.get(id);

@@ -5,8 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import dev.cairn.log.DocumentWritten;
 import dev.cairn.log.EventLog;
+import dev.cairn.log.LogAppender;
 import dev.cairn.log.LogEntry;
 import dev.cairn.log.LogTailer;
+import dev.cairn.log.StatementsStored;
+import dev.cairn.log.StoredStatement;
 import dev.cairn.log.chronicle.ChronicleLog;
 import dev.cairn.store.StoredDocument;
 import dev.cairn.store.StoredState;
@@ -197,6 +200,35 @@ class SequencerDecisionTest {
         assertInstanceOf(WriteOutcome.Accepted.class, outcomes.get(0));
         assertEquals(-1, assertInstanceOf(WriteOutcome.Accepted.class, outcomes.get(1)).logIndex());
         assertEquals(1, appended().size());
+    }
+
+    @Test
+    void aStatementWhoseIdWasErasedIs409ErasedAndAppendsNothing() {
+        UUID id = UUID.randomUUID();
+        store.statements.put(id, StoredState.ERASED);
+        refused(decide(post(parsed(id, "http://example.com/completed"))).get(0), 409, "statement.erased");
+        assertEquals(List.of(), appended());
+    }
+
+    @Test
+    void anIdErasedInAnEntryNotProjectedYetIs409Erased() {
+        UUID id = UUID.randomUUID();
+        try (LogAppender a = log.appender()) {
+            a.append(new StatementsStored(List.of(StoredStatement.erased(id, 1)), List.of(), true));
+        }
+        refused(decide(post(parsed(id, "http://example.com/completed"))).get(0), 409, "statement.erased");
+        assertEquals(1, appended().size(), "only the erased entry");
+    }
+
+    @Test
+    void voidingAnErasedStatementIsAcceptedWhateverTheAuthority() {
+        UUID erased = UUID.randomUUID();
+        store.statements.put(erased, StoredState.ERASED);
+        String voiding = "{\"actor\":{\"mbox\":\"mailto:b@example.com\"},\"verb\":{\"id\":"
+                + "\"http://adlnet.gov/expapi/verbs/voided\"},\"object\":{\"objectType\":\"StatementRef\",\"id\":\""
+                + erased + "\"}}";
+        assertInstanceOf(WriteOutcome.Accepted.class, decide(post(StatementParser.parseOne(
+                voiding.getBytes(StandardCharsets.UTF_8), XapiVersion.V2_0_0))).get(0));
     }
 
     @Test

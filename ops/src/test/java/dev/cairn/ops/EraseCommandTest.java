@@ -235,6 +235,29 @@ class EraseCommandTest {
     }
 
     @Test
+    void aRemovedStatementSentAgainIs409ErasedAfterAReplayToo() throws Exception {
+        String removed = Statements.statement("x@example.com", Statements.COMPLETED, ACTIVITY);
+        String id;
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            id = TestLrs.json(lrs.post(removed)).get(0).asText();
+            lrs.post(Statements.statement("y@example.com", Statements.COMPLETED, ACTIVITY));
+        }
+        assertEquals(0, erase("--statement-id", id));
+        String again = "{\"id\":\"" + id + "\"," + removed.substring(1);
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            HttpResponse<String> r = lrs.post(again);
+            assertEquals(409, r.statusCode(), r.body());
+            assertTrue(r.body().contains("statement.erased"), r.body());
+        }
+        RestartAndReplayTest.assertReplayRebuildsTheSameTables(data, database.url());
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            assertEquals(409, lrs.put(id, again).statusCode(), "the replayed tables know the erased id too");
+            assertEquals(404, lrs.get("/xapi/statements?statementId=" + id).statusCode());
+        }
+        assertFalse(anyFileHolds("x@example.com"));
+    }
+
+    @Test
     void badRequestsAreRefusedAndEraseNothing() throws Exception {
         try (TestLrs lrs = new TestLrs(data, database.url())) {
             scene(lrs);

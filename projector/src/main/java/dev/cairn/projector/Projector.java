@@ -258,7 +258,7 @@ public final class Projector implements AutoCloseable {
         }
         for (PreparedEntry.Prepared p : prepared.statements()) {
             if (p.isErased()) {
-                writer.addErased(p.projected().storedMillis());
+                writer.addErased(p.projected().id(), p.projected().storedMillis());
                 continue;
             }
             writer.add(p.projected());

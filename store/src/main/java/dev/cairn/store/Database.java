@@ -32,7 +32,8 @@ public final class Database implements AutoCloseable {
      * (credential, schema_version) are not derived from the log.
      */
     public static final List<String> PROJECTED_TABLES = List.of("statement", "filter_key", "statement_match",
-            "statement_ref", "document", "activity", "agent_name", "attachment", "statement_attachment", "watermark");
+            "statement_ref", "document", "activity", "agent_name", "attachment", "statement_attachment", "erased_statement",
+            "watermark");
 
     private final String url;
     private final Dialect dialect;

@@ -35,21 +35,9 @@ public final class KnownState implements StoredState {
                     w = Database.readWatermark(ps);
                 }
                 Map<UUID, byte[]> found = new HashMap<>();
-                List<UUID> list = new ArrayList<>(ids);
-                for (int from = 0; from < list.size(); from += Database.MAX_IN_LIST) {
-                    List<UUID> chunk = list.subList(from, Math.min(list.size(), from + Database.MAX_IN_LIST));
-                    String sql = db.sqlIn("statements_by_ids", chunk.size());
-                    try (PreparedStatement ps = c.prepareStatement(sql)) {
-                        for (int i = 0; i < chunk.size(); i++) {
-                            ps.setString(i + 1, chunk.get(i).toString());
-                        }
-                        try (ResultSet rs = ps.executeQuery()) {
-                            while (rs.next()) {
-                                found.put(UUID.fromString(rs.getString(1)), rs.getBytes(2));
-                            }
-                        }
-                    }
-                }
+                byId(c, "statements_by_ids", ids, rs -> found.put(UUID.fromString(rs.getString(1)), rs.getBytes(2)));
+                List<UUID> absent = ids.stream().filter(id -> !found.containsKey(id)).toList();
+                byId(c, "erased_by_ids", absent, rs -> found.put(UUID.fromString(rs.getString(1)), ERASED));
                 Map<DocumentKey, StoredDocument> docs = new HashMap<>();
                 for (DocumentKey key : documents) {
                     DocumentReader.read(c, db, key).ifPresent(d -> docs.put(key, d));
@@ -62,6 +50,28 @@ public final class KnownState implements StoredState {
         } catch (SQLException e) {
             throw new StoreException("cannot look up statement ids: " + e.getMessage(), e);
         }
+    }
+
+    /** Runs query {@code name} for {@code ids}, a list of markers at a time, and gives {@code row} each row found. */
+    private void byId(Connection c, String name, Collection<UUID> ids, Row row) throws SQLException {
+        List<UUID> list = new ArrayList<>(ids);
+        for (int from = 0; from < list.size(); from += Database.MAX_IN_LIST) {
+            List<UUID> chunk = list.subList(from, Math.min(list.size(), from + Database.MAX_IN_LIST));
+            try (PreparedStatement ps = c.prepareStatement(db.sqlIn(name, chunk.size()))) {
+                for (int i = 0; i < chunk.size(); i++) {
+                    ps.setString(i + 1, chunk.get(i).toString());
+                }
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        row.read(rs);
+                    }
+                }
+            }
+        }
+    }
+
+    private interface Row {
+        void read(ResultSet rs) throws SQLException;
     }
 
     @Override

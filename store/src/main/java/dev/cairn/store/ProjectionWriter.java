@@ -69,14 +69,15 @@ public final class ProjectionWriter implements AutoCloseable {
 
     /**
      * Takes the place of a statement an erasure took out of the log: it keeps its sequence number, so the statements
-     * after it keep theirs, and adds no row.
+     * after it keep theirs, and adds no row but its id's among the erased ones, which may not be stored again.
      */
-    public void addErased(long storedMillis) {
+    public void addErased(UUID id, long storedMillis) {
         try {
             claim();
             statements.skip(storedMillis);
+            resources.erased(id);
         } catch (SQLException e) {
-            throw new StoreException("cannot project an erased statement: " + e.getMessage(), e);
+            throw new StoreException("cannot project erased statement " + id + ": " + e.getMessage(), e);
         }
     }
 

@@ -35,6 +35,7 @@ final class ResourceWriter {
     private PreparedStatement addAgentName;
     private PreparedStatement putAttachment;
     private PreparedStatement putStatementAttachment;
+    private PreparedStatement insertErased;
 
     ResourceWriter(Database db) {
         this.db = db;
@@ -50,6 +51,13 @@ final class ResourceWriter {
         addAgentName = c.prepareStatement(db.sql("add_agent_name"));
         putAttachment = c.prepareStatement(db.sql("put_attachment"));
         putStatementAttachment = c.prepareStatement(db.sql("put_statement_attachment"));
+        insertErased = c.prepareStatement(db.sql("insert_erased_statement"));
+    }
+
+    /** Records the id of a statement an erasure took out, which may not be stored again. */
+    void erased(UUID id) throws SQLException {
+        insertErased.setString(1, id.toString());
+        insertErased.executeUpdate();
     }
 
     void putDocument(DocumentKey key, StoredDocument doc) throws SQLException {

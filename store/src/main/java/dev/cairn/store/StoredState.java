@@ -11,16 +11,24 @@ import java.util.function.Consumer;
  * watermark it was read at. {@link KnownState} reads them from the database; a test can hold them in memory.
  */
 public interface StoredState {
+    /** The stored JSON {@link #find} gives a statement an erasure took out: none, as the log's tombstone holds. */
+    byte[] ERASED = new byte[0];
+
+    /** Whether {@code json}, from {@link Snapshot#stored()}, is an erased statement's. */
+    static boolean isErased(byte[] json) {
+        return json.length == 0;
+    }
+
     /**
-     * The stored JSON of those {@code ids} that are stored and the documents at those {@code documents} keys that
-     * exist, as of {@link Snapshot#watermark()}.
+     * The stored JSON of those {@code ids} that are stored ({@link #ERASED} for those an erasure took out) and the
+     * documents at those {@code documents} keys that exist, as of {@link Snapshot#watermark()}.
      */
     Snapshot find(Collection<UUID> ids, Collection<DocumentKey> documents);
 
     /** The watermark as committed now. */
     Watermark watermark();
 
-    /** Calls {@code each} with the id of every stored statement, voided ones included. */
+    /** Calls {@code each} with the id of every stored statement, voided and erased ones included. */
     void forEachStoredId(Consumer<UUID> each);
 
     /** What the store held at one watermark. */

@@ -75,9 +75,13 @@ SELECT count(*) FROM credential
 -- (Database.sqlIn).
 SELECT id, json FROM statement WHERE id IN (?)
 
+-- name: erased_by_ids
+-- The sequencer's check of ids an erasure took out; '(?)' as in statements_by_ids.
+SELECT id FROM erased_statement WHERE id IN (?)
+
 -- name: all_statement_ids
--- Every stored id, voided ones included, for the sequencer's in-memory filter of ids that may be stored.
-SELECT id FROM statement
+-- Every stored id, voided and erased ones included, for the sequencer's in-memory filter of ids that may be stored.
+SELECT id FROM statement UNION ALL SELECT id FROM erased_statement
 
 -- name: page_unfiltered
 -- {dir} is DESC (newest first) or ASC; the seq bounds are exclusive. Each row's size comes before its content: SQLite's
@@ -132,6 +136,12 @@ SELECT statement_id, sha2 FROM statement_attachment ORDER BY statement_id, sha2
 
 -- name: checksum_agent_name
 SELECT agent, name FROM agent_name ORDER BY agent, name
+
+-- name: checksum_erased_statement
+SELECT id FROM erased_statement ORDER BY id
+
+-- name: insert_erased_statement
+INSERT INTO erased_statement (id) VALUES (?) ON CONFLICT (id) DO NOTHING
 
 -- name: put_document
 INSERT INTO document (kind, activity_id, agent, registration, doc_id, content_type, content, etag, updated_ms)

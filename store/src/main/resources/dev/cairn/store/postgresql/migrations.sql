@@ -200,3 +200,11 @@ CREATE TABLE erasure (
     log_bytes           BIGINT NOT NULL,
     millis              BIGINT NOT NULL
 )
+
+-- name: 11
+-- The ids of statements an erasure took out (issue 22): a client that sends one again gets 409 statement.erased, so
+-- a retry queue cannot bring erased data back. Derived from the log's tombstones like every projected table (a store
+-- erased before this version gets them from 'cairn replay').
+CREATE TABLE erased_statement (
+    id TEXT PRIMARY KEY
+)

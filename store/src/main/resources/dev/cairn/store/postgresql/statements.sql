@@ -3,7 +3,7 @@
 -- name: drop_projection
 -- RESTART IDENTITY makes a rebuild assign the same filter_key ids as the first projection did.
 TRUNCATE statement_match, statement_ref, filter_key, statement, document, activity, agent_name, attachment,
-    statement_attachment RESTART IDENTITY;
+    statement_attachment, erased_statement RESTART IDENTITY;
 UPDATE watermark SET log_index = -1, stored_ms = 0, seq = 0 WHERE id = 1
 
 -- name: copy_matches

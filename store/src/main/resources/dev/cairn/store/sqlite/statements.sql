@@ -10,6 +10,7 @@ DELETE FROM activity;
 DELETE FROM agent_name;
 DELETE FROM attachment;
 DELETE FROM statement_attachment;
+DELETE FROM erased_statement;
 UPDATE watermark SET log_index = -1, stored_ms = 0, seq = 0 WHERE id = 1
 
 
