@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.UUID;
+import java.util.function.IntFunction;
 import java.util.stream.Stream;
 import picocli.CommandLine;
 
@@ -68,7 +69,7 @@ public final class ImportBenchmark {
         String db = "jdbc:sqlite:" + dir.resolve("cairn.db");
         Database.open(db).close(); // an import adds to an existing LRS: create its schema, as serve would
         Path file = dir.resolve("statements.ndjson");
-        long bytes = generate(file, n);
+        long bytes = generate(file, n, i -> "mailto:learner-" + (i % 5000) + "@example.com");
         System.err.printf("%s: %,d statements, %,d bytes (%,d per statement) in %s%n", label, n, bytes, bytes / n, file);
         long start = System.nanoTime();
         int exit = new CommandLine(new Main()).execute("import", "--data", dir.toString(), "--admin-credential",
@@ -102,19 +103,23 @@ public final class ImportBenchmark {
         return seconds;
     }
 
-    private static long generate(Path file, int n) throws IOException {
+    /**
+     * Writes {@code n} statements of about 1 KB to {@code file} as NDJSON, each with a fresh id, statement {@code i}'s
+     * actor the mbox {@code learner.apply(i)}, and one of 200 activities; returns the bytes written.
+     */
+    static long generate(Path file, int n, IntFunction<String> learner) throws IOException {
         String template;
         try (InputStream in = ImportBenchmark.class.getResourceAsStream("/statement-1k.json")) {
             template = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
         }
         String id = "fd41c918-b88b-4b20-a0a5-a4c32391aaa0";
-        String learner = "mailto:learner@example.com";
+        String templateLearner = "mailto:learner@example.com";
         String activity = "http://example.com/courses/safety/module-3/lesson-7\"";
         long bytes = 0;
         try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 20)) {
             for (int i = 0; i < n; i++) {
                 String line = template.replace(id, UUID.randomUUID().toString())
-                        .replace(learner, "mailto:learner-" + (i % 5000) + "@example.com")
+                        .replace(templateLearner, learner.apply(i))
                         .replace(activity, "http://example.com/courses/safety/module-3/lesson-" + (i % 200) + "\"") + "\n";
                 byte[] b = line.getBytes(StandardCharsets.UTF_8);
                 out.write(b);

@@ -1,0 +1,155 @@
+package dev.cairn.bench;
+
+import dev.cairn.ops.Main;
+import dev.cairn.store.Database;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+
+/**
+ * {@code cairn erase} of one person, then of a batch of people, from stores of N ~1 KB statements (issue 22): each
+ * store is imported fresh (in process), with one person, Ada, the actor of 1,000 statements spread evenly through it
+ * and the batch's people each the actor of N / 5,000; then {@code cairn erase --agent ...} runs in a child JVM as an
+ * operator runs it, timed from its start to its exit (JVM start included). The goal is set at 10,000,000 statements; a
+ * smaller store's time is scaled to that size linearly, as the erasure reads the whole log and rebuilds every table
+ * from it (docs/erasure.md). Disk written is what the data disk's counters ({@code /proc/diskstats}) moved meanwhile;
+ * the log and the database are read mostly from the page cache right after the import, so what an erasure reads is
+ * given as the log's size, which it reads whole.
+ *
+ * <pre>
+ * java FLAGS -cp bench/target/benchmarks.jar dev.cairn.bench.ErasureBench [--statements 1000000]
+ *     [--dialects sqlite,postgresql] [--batch 100] [--dir DIR]
+ * </pre>
+ */
+public final class ErasureBench {
+    private static final String ADA = "mailto:ada@example.com";
+    private static final int ADA_STATEMENTS = 1_000;
+    /** The learners of the generated statements (as in ImportBenchmark): the batch erases the first ones. */
+    private static final int LEARNERS = 5_000;
+    private static final Pattern COUNTS = Pattern.compile("erasing: (\\d+) statements removed, (\\d+) rewritten");
+    /** One erasure costs well under a minute at 10,000,000 statements (issue 22). */
+    private static final double GOAL_SECONDS = 60;
+    private static final int GOAL_STATEMENTS = 10_000_000;
+    /** A batch of 100 erasures costs "not much more than one" (issue 22): at most this many times one. */
+    private static final double BATCH_GOAL = 2;
+
+    private ErasureBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options o = Options.parse(args, "statements", "1000000", "dialects", "sqlite,postgresql", "batch", "100",
+                "dir", "");
+        PrintStream table = System.out;
+        System.setOut(System.err); // the imports' and erasures' own output goes to standard error
+        System.err.println(Machine.describe());
+        Path base = o.value("dir").isEmpty() ? Files.createTempDirectory("cairn-erasure-bench") : Path.of(o.value("dir"));
+        int n = o.intValue("statements");
+        int batch = o.intValue("batch");
+        table.println("| database | statements in the store | erased | statements removed | seconds | disk written "
+                + "| log read | goal |");
+        table.println("|---|---:|---|---:|---:|---:|---:|---|");
+        for (String dialect : o.list("dialects")) {
+            Path dir = base.resolve(dialect + "-" + n);
+            delete(dir);
+            Files.createDirectories(dir.resolve("log"));
+            try (BenchDatabase db = BenchDatabase.create(dialect, dir, "erasure")) {
+                load(dir, db.url(), n);
+                long logBytes = size(dir.resolve("log"));
+                Erasure one = erase(dir, db.url(), List.of(ADA));
+                double atGoalSize = one.seconds() * GOAL_STATEMENTS / n; // it reads and rebuilds everything: linear
+                table.printf("| %s | %,d | one person (%,d statements) | %,d | %.1f | %s | %s | < %.0f s at %,d "
+                                + "(%s: ≈ %,.0f s) %s |%n", dialect, n, ADA_STATEMENTS, one.removed(), one.seconds(),
+                        mib(one.written()), mib(logBytes), GOAL_SECONDS, GOAL_STATEMENTS,
+                        n == GOAL_STATEMENTS ? "measured" : "scaled", atGoalSize, atGoalSize < GOAL_SECONDS ? "✅" : "❌");
+                List<String> people = new ArrayList<>();
+                for (int i = 0; i < batch; i++) {
+                    people.add(learner(i));
+                }
+                Erasure many = erase(dir, db.url(), people);
+                double ratio = many.seconds() / one.seconds();
+                table.printf("| %s | %,d | %d people in one pass | %,d | %.1f (%.2f× one) | %s | %s | ≤ %.0f× one %s |%n",
+                        dialect, n, batch, many.removed(), many.seconds(), ratio, mib(many.written()), mib(logBytes),
+                        BATCH_GOAL, ratio <= BATCH_GOAL ? "✅" : "❌");
+            } finally {
+                delete(dir);
+            }
+        }
+        if (o.value("dir").isEmpty()) {
+            delete(base);
+        }
+    }
+
+    private static String learner(int i) {
+        return "mailto:learner-" + i + "@example.com";
+    }
+
+    /** Imports {@code n} statements into a new store: Ada's every (n / 1,000)th, the others the learners' in turn. */
+    private static void load(Path dir, String db, int n) throws IOException {
+        Database.open(db).close(); // an import adds to an existing LRS: create its schema, as serve would
+        Path file = dir.resolve("statements.ndjson");
+        int every = Math.max(1, n / ADA_STATEMENTS);
+        ImportBenchmark.generate(file, n, i -> i % every == 0 && i / every < ADA_STATEMENTS ? ADA : learner(i % LEARNERS));
+        long start = System.nanoTime();
+        int exit = new CommandLine(new Main()).execute("import", "--data", dir.toString(), "--db", db,
+                "--admin-credential", "bench:bench-secret", "--batch", "2000", file.toString());
+        if (exit != 0) {
+            throw new IllegalStateException("cairn import exited with " + exit);
+        }
+        Files.delete(file);
+        System.err.printf("imported %,d statements in %.1f s%n", n, (System.nanoTime() - start) / 1e9);
+    }
+
+    private record Erasure(long removed, double seconds, long written) {
+    }
+
+    /** Runs {@code cairn erase} of {@code people} in a child JVM to its end. */
+    private static Erasure erase(Path dir, String db, List<String> people) throws IOException, InterruptedException {
+        List<String> args = new ArrayList<>(List.of("erase", "--data", dir.toString(), "--db", db));
+        for (String mbox : people) {
+            args.addAll(List.of("--agent", "{\"mbox\":\"" + mbox + "\"}"));
+        }
+        Path output = Files.createTempFile(dir, "erase-", ".out");
+        long writtenBefore = DiskCounters.bytesWritten(dir);
+        long start = System.nanoTime();
+        int exit = CairnProcess.run(output, Map.of(), args.toArray(String[]::new));
+        double seconds = (System.nanoTime() - start) / 1e9;
+        long written = DiskCounters.bytesWritten(dir) - writtenBefore;
+        String printed = Files.readString(output);
+        System.err.print(printed);
+        Matcher m = COUNTS.matcher(printed);
+        if (exit != 0 || !m.find()) {
+            throw new IllegalStateException("cairn erase exited " + exit + ":\n" + printed);
+        }
+        return new Erasure(Long.parseLong(m.group(1)), seconds, written);
+    }
+
+    private static String mib(long bytes) {
+        return bytes < 0 ? "?" : String.format("%,.0f MiB", bytes / 1048576.0);
+    }
+
+    private static long size(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+        }
+    }
+
+    private static void delete(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}
