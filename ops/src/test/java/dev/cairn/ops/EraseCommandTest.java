@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.erase.PendingErasure;
 import dev.cairn.store.Database;
 import dev.cairn.store.ErasureStore;
 import dev.cairn.store.ProjectionChecksum;
@@ -45,6 +46,7 @@ class EraseCommandTest {
     private static final String ADA = "ada.lovelace@example.com";
     private static final String ADA_AGENT = "{\"mbox\":\"mailto:" + ADA + "\"}";
     private static final String ACTIVITY = "http://example.com/course/1";
+    private static final int KILL_TRIALS = 10;
 
     @Parameter
     String dialect;
@@ -122,10 +124,14 @@ class EraseCommandTest {
                 + URLEncoder.encode("{\"mbox\":\"mailto:" + mbox + "\"}", StandardCharsets.UTF_8) + "&stateId=s";
     }
 
-    /** Whether any file under the data directory holds {@code text}. */
     private boolean anyFileHolds(String text) throws IOException {
+        return anyFileHolds(data, text);
+    }
+
+    /** Whether any file under {@code dir} holds {@code text}. */
+    private static boolean anyFileHolds(Path dir, String text) throws IOException {
         byte[] needle = text.getBytes(StandardCharsets.UTF_8);
-        try (Stream<Path> files = Files.walk(data)) {
+        try (Stream<Path> files = Files.walk(dir)) {
             for (Path p : files.filter(Files::isRegularFile).toList()) {
                 if (dev.cairn.xapi.ByteSearch.indexOf(Files.readAllBytes(p), needle) >= 0) {
                     return true;
@@ -135,9 +141,13 @@ class EraseCommandTest {
         return false;
     }
 
-    /** Whether any statement row of the database holds {@code text}. */
     private boolean anyRowHolds(String text) throws Exception {
-        try (Database db = Database.open(database.url()); Connection c = db.reader();
+        return anyRowHolds(database.url(), text);
+    }
+
+    /** Whether any statement row of the database at {@code url} holds {@code text}. */
+    private static boolean anyRowHolds(String url, String text) throws Exception {
+        try (Database db = Database.open(url); Connection c = db.reader();
              PreparedStatement ps = c.prepareStatement("SELECT json FROM statement"); ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 if (new String(rs.getBytes(1), StandardCharsets.UTF_8).contains(text)) {
@@ -149,9 +159,13 @@ class EraseCommandTest {
     }
 
     private int erase(String... args) {
+        return erase(data, database.url(), args);
+    }
+
+    private static int erase(Path dir, String url, String... args) {
         List<String> all = new ArrayList<>(List.of("erase"));
         all.addAll(List.of(args));
-        all.addAll(List.of("--data", data.toString(), "--db", database.url()));
+        all.addAll(List.of("--data", dir.toString(), "--db", url));
         return Main.run(all.toArray(String[]::new));
     }
 
@@ -277,30 +291,51 @@ class EraseCommandTest {
         }
     }
 
-    /** Killed at a random moment, then run again: the erasure is whole, and no process starts on it half done. */
+    /**
+     * Killed at moments spread over a whole erasure, then run again: the erasure is whole, and no process starts on it
+     * half done. The first trial runs to its end and measures how long an erasure takes, from its JVM's start to its
+     * exit; each later one kills at a random moment of its own tenth of that time.
+     */
     @Test
     void anErasureKilledAtAnyMomentIsFinishedByTheNextRun() throws Exception {
-        try (TestLrs lrs = new TestLrs(data, database.url())) {
-            scene(lrs);
-        }
         Random random = new Random();
-        try (ChildProcess eraser = new ChildProcess("erase", data.resolve("erase.out"), "--agent", ADA_AGENT,
-                "--data", data.toString(), "--db", database.url()).start()) {
-            Thread.sleep(300 + random.nextInt(2_500));
-            eraser.kill();
-        }
-        if (dev.cairn.erase.PendingErasure.exists(data.resolve("log"))) {
-            assertThrows(() -> new TestLrs(data, database.url()).close());
-        }
-        int again = erase("--agent", ADA_AGENT);
-        assertTrue(again == 0 || again == 1, "erased now, or had been whole: " + again);
-        assertFalse(dev.cairn.erase.PendingErasure.exists(data.resolve("log")));
-        assertFalse(anyFileHolds(ADA));
-        assertFalse(anyRowHolds(ADA));
-        try (TestLrs lrs = new TestLrs(data, database.url())) {
-            assertEquals(404, lrs.get("/xapi/statements?statementId=" + ids.get("ada's")).statusCode());
-            assertEquals(exact.get("carol's"), lrs.get("/xapi/statements?format=exact&statementId="
-                    + ids.get("carol's")).body());
+        long whole = 0;
+        for (int trial = 0; trial < KILL_TRIALS; trial++) {
+            Path dir = data.resolve("trial-" + trial);
+            try (TestDatabase db = TestDatabase.create(dialect, dir)) {
+                ids.clear();
+                exact.clear();
+                try (TestLrs lrs = new TestLrs(dir, db.url())) {
+                    scene(lrs);
+                }
+                long started = System.nanoTime();
+                try (ChildProcess eraser = new ChildProcess("erase", dir.resolve("erase.out"), "--agent", ADA_AGENT,
+                        "--data", dir.toString(), "--db", db.url()).start()) {
+                    if (trial == 0) {
+                        assertEquals(0, eraser.awaitExit(Duration.ofSeconds(60)), eraser.output());
+                        whole = System.nanoTime() - started;
+                    } else {
+                        long at = (long) (whole * (trial - 1 + random.nextDouble()) / (KILL_TRIALS - 1));
+                        Thread.sleep(Math.max(0, (started + at - System.nanoTime()) / 1_000_000));
+                        eraser.kill();
+                    }
+                }
+                String moment = "trial " + trial + " of an erasure of " + whole / 1_000_000 + " ms";
+                if (PendingErasure.exists(dir.resolve("log"))) {
+                    assertThrows(() -> new TestLrs(dir, db.url()).close());
+                }
+                int again = erase(dir, db.url(), "--agent", ADA_AGENT);
+                assertTrue(again == 0 || again == 1, moment + ": erased now, or had been whole: " + again);
+                assertFalse(PendingErasure.exists(dir.resolve("log")), moment);
+                assertFalse(anyFileHolds(dir, ADA), moment);
+                assertFalse(anyRowHolds(db.url(), ADA), moment);
+                try (TestLrs lrs = new TestLrs(dir, db.url())) {
+                    assertEquals(404, lrs.get("/xapi/statements?statementId=" + ids.get("ada's")).statusCode(), moment);
+                    assertEquals(exact.get("carol's"), lrs.get("/xapi/statements?format=exact&statementId="
+                            + ids.get("carol's")).body(), moment);
+                }
+                RestartAndReplayTest.assertReplayRebuildsTheSameTables(dir, db.url());
+            }
         }
     }
 
