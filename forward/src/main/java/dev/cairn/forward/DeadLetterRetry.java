@@ -44,7 +44,7 @@ public final class DeadLetterRetry {
                     + ", which no longer exists");
         }
         Target target = Target.check(stored, version);
-        Delivery.Outcome o = new Delivery(version.header()).post(target,
+        Delivery.Outcome o = new Delivery().post(target,
                 new Delivery.Payload(letter.body(), letter.contentType()));
         switch (o.kind()) {
             case DELIVERED -> {

@@ -60,7 +60,6 @@ final class Delivery {
     }
 
     private final HttpClient client;
-    private final String version;
 
     /**
      * One client for every target and retry of this process: connections are set up within 5 s, and redirects are not
@@ -69,10 +68,8 @@ final class Delivery {
     private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
             .followRedirects(HttpClient.Redirect.NEVER).build();
 
-    /** @param version the X-Experience-API-Version sent to LRS targets */
-    Delivery(String version) {
+    Delivery() {
         this.client = CLIENT;
-        this.version = version;
     }
 
     /** One statement to forward: its exact JSON, and the contents of its attachments that were sent with it. */
@@ -171,7 +168,7 @@ final class Delivery {
             // Delivered means stored durably: a Cairn target then answers without waiting for its projector (other
             // LRSs ignore the header).
             request.uri(statementsUri(target.url()))
-                    .header("X-Experience-API-Version", version)
+                    .header("X-Experience-API-Version", target.version().header())
                     .header("X-Cairn-Ack", "durable")
                     .header("Authorization", "Basic " + Base64.getEncoder().encodeToString(
                             target.stored().credential().getBytes(StandardCharsets.UTF_8)));

@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Per target: statements delivered and dead-lettered, retried POSTs, and the lag behind the log's end in entries and
- * seconds ({@code cairn_forward_*{target=NAME}}).
+ * Per target: statements delivered, dead-lettered and skipped (of a version it cannot take), retried POSTs, and the
+ * lag behind the log's end in entries and seconds ({@code cairn_forward_*{target=NAME}}).
  */
 final class ForwardMetrics {
     private final MeterRegistry registry;
@@ -38,7 +38,7 @@ final class ForwardMetrics {
             m.forEach(registry::remove);
         }
         for (String counter : List.of("cairn_forward_delivered", "cairn_forward_dead_lettered",
-                "cairn_forward_retries")) {
+                "cairn_forward_skipped", "cairn_forward_retries")) {
             Meter c = registry.find(counter).tag("target", name).counter();
             if (c != null) {
                 registry.remove(c);
@@ -52,6 +52,11 @@ final class ForwardMetrics {
 
     void deadLettered(String target, int statements) {
         counter("cairn_forward_dead_lettered", target, "Statements the target refused, parked as dead letters")
+                .increment(statements);
+    }
+
+    void skipped(String target, int statements) {
+        counter("cairn_forward_skipped", target, "Statements of xAPI 2.0 a 1.0.3 target cannot take (never converted)")
                 .increment(statements);
     }
 

@@ -11,6 +11,7 @@ import dev.cairn.xapi.Attachment;
 import dev.cairn.xapi.FilterKeys;
 import dev.cairn.xapi.Statement;
 import dev.cairn.xapi.StatementParser;
+import dev.cairn.xapi.XapiVersion;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -191,6 +192,7 @@ final class Forwarder {
         List<Delivery.Forwarded> statements = new ArrayList<>();
         // Contents go to LRS targets only, and count once per batch however many of its statements name them.
         boolean withContents = t.stored().kind().equals(Target.LRS);
+        boolean olderTarget = t.version() == XapiVersion.V1_0_3; // it takes only some statements: read each one's version
         Set<String> counted = new HashSet<>();
         long last = position;
         long firstNanos = 0;
@@ -230,8 +232,12 @@ final class Forwarder {
                     if (s.isErased()) {
                         continue;
                     }
-                    Statement parsed = everything && (!withContents || carried.isEmpty()) ? null
+                    Statement parsed = everything && (!withContents || carried.isEmpty()) && !olderTarget ? null
                             : StatementParser.parseStored(s.json()).statement();
+                    if (olderTarget && !t.takes(parsed.version())) {
+                        metrics.skipped(t.name(), 1);
+                        continue;
+                    }
                     if (everything || t.filter().matches(FilterKeys.of(parsed))) {
                         if (statements.isEmpty()) {
                             firstNanos = System.nanoTime();

@@ -51,7 +51,7 @@ public final class Forwarding implements AutoCloseable {
         this.store = store;
         this.lock = lock;
         this.version = version;
-        this.delivery = new Delivery(version.header());
+        this.delivery = new Delivery();
         this.metrics = new ForwardMetrics(registry);
         this.watcher = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "cairn-forward-watch");

@@ -5,11 +5,15 @@ import dev.cairn.xapi.XapiException;
 import dev.cairn.xapi.XapiVersion;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
-/** A stored forwarding target, checked: its URL parsed and its filter read. */
-public record Target(ForwardTarget stored, URI url, StatementFilter filter) {
+/**
+ * A stored forwarding target, checked: its URL parsed, its filter read, and the xAPI version it speaks resolved (for a
+ * webhook, the server's, which nothing sends).
+ */
+public record Target(ForwardTarget stored, URI url, StatementFilter filter, XapiVersion version) {
     public static final String LRS = "lrs";
     public static final String WEBHOOK = "webhook";
     public static final int MAX_BATCH = 10_000;
@@ -18,6 +22,15 @@ public record Target(ForwardTarget stored, URI url, StatementFilter filter) {
 
     public String name() {
         return stored.name();
+    }
+
+    /**
+     * Whether this target can take a statement of {@code statementVersion} (its {@code version} property): an LRS of
+     * 1.0.3 takes only 1.0.x statements, since xAPI forbids converting a statement to a prior version (Data 2.4.10);
+     * one of 2.0.0 takes both.
+     */
+    public boolean takes(String statementVersion) {
+        return version != XapiVersion.V1_0_3 || statementVersion == null || statementVersion.startsWith("1.0");
     }
 
     /**
@@ -68,13 +81,23 @@ public record Target(ForwardTarget stored, URI url, StatementFilter filter) {
             throw invalid(name, "max-delay", "max-delay must be 0 to " + MAX_DELAY_MILLIS + " ms; got "
                     + t.maxDelayMillis());
         }
+        XapiVersion speaks = version;
+        if (t.xapiVersion() != null) {
+            if (!LRS.equals(t.kind())) {
+                throw invalid(name, "lrs-version", "lrs-version is the version an lrs target speaks; a webhook "
+                        + "takes none");
+            }
+            speaks = Arrays.stream(XapiVersion.values()).filter(v -> v.header().equals(t.xapiVersion())).findFirst()
+                    .orElseThrow(() -> invalid(name, "lrs-version", "lrs-version must be 1.0.3 or 2.0.0; got '"
+                            + t.xapiVersion() + "'"));
+        }
         StatementFilter filter;
         try {
             filter = StatementFilter.parse(t.filter(), version);
         } catch (XapiException e) {
             throw invalid(name, "filter", e.getMessage());
         }
-        return new Target(t, url, filter);
+        return new Target(t, url, filter, speaks);
     }
 
     private static XapiException invalid(String name, String field, String message) {

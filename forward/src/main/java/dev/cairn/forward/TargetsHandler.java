@@ -48,11 +48,12 @@ public final class TargetsHandler implements HttpHandler {
     static final int DEFAULT_PAGE = 100;
     static final int MAX_PAGE = 1_000;
     /** The fields a target's JSON takes, and the JSON type of each. */
-    static final Map<String, JsonToken> FIELDS = Map.of("name", JsonToken.VALUE_STRING, "kind",
-            JsonToken.VALUE_STRING, "url", JsonToken.VALUE_STRING, "credential", JsonToken.VALUE_STRING, "secret",
-            JsonToken.VALUE_STRING, "filter", JsonToken.VALUE_STRING, "batch", JsonToken.VALUE_NUMBER_INT,
-            "maxDelayMillis", JsonToken.VALUE_NUMBER_INT, "from", JsonToken.VALUE_STRING, "paused",
-            JsonToken.VALUE_TRUE);
+    static final Map<String, JsonToken> FIELDS = Map.ofEntries(Map.entry("name", JsonToken.VALUE_STRING),
+            Map.entry("kind", JsonToken.VALUE_STRING), Map.entry("url", JsonToken.VALUE_STRING),
+            Map.entry("credential", JsonToken.VALUE_STRING), Map.entry("secret", JsonToken.VALUE_STRING),
+            Map.entry("filter", JsonToken.VALUE_STRING), Map.entry("batch", JsonToken.VALUE_NUMBER_INT),
+            Map.entry("maxDelayMillis", JsonToken.VALUE_NUMBER_INT), Map.entry("lrsVersion", JsonToken.VALUE_STRING),
+            Map.entry("from", JsonToken.VALUE_STRING), Map.entry("paused", JsonToken.VALUE_TRUE));
     private static final JsonFactory JSON = JsonFactory.builder()
             .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
@@ -173,14 +174,18 @@ public final class TargetsHandler implements HttpHandler {
         ForwardTarget t = new ForwardTarget((String) fields.get("name"), (String) fields.get("kind"),
                 (String) fields.get("url"), (String) fields.get("credential"), (String) fields.get("secret"),
                 (String) fields.getOrDefault("filter", ""), (int) integer(fields, "batch", 500, Target.MAX_BATCH),
-                integer(fields, "maxDelayMillis", 1000, Target.MAX_DELAY_MILLIS),
+                integer(fields, "maxDelayMillis", 1000, Target.MAX_DELAY_MILLIS), (String) fields.get("lrsVersion"),
                 (Boolean) fields.getOrDefault("paused", false), from.equals("start") ? -1L : null);
         try {
             Target.check(t, version);
         } catch (XapiException e) {
             String field = e.where().substring(e.where().lastIndexOf(" field ") + " field ".length());
-            throw new XapiException("$." + (field.equals("max-delay") ? "maxDelayMillis" : field), e.code(),
-                    e.getMessage());
+            String json = switch (field) {
+                case "max-delay" -> "maxDelayMillis";
+                case "lrs-version" -> "lrsVersion";
+                default -> field;
+            };
+            throw new XapiException("$." + json, e.code(), e.getMessage());
         }
         if (!store.insert(t)) {
             Responses.error(exchange, 409, "target.exists", "$.name", "a target named '" + t.name() + "' exists; "
@@ -332,6 +337,9 @@ public final class TargetsHandler implements HttpHandler {
         g.writeStringField("filter", t.filter());
         g.writeNumberField("batch", t.batchSize());
         g.writeNumberField("maxDelayMillis", t.maxDelayMillis());
+        if (t.xapiVersion() != null) {
+            g.writeStringField("lrsVersion", t.xapiVersion());
+        }
         g.writeBooleanField("paused", t.paused());
         g.writeBooleanField("credential", t.credential() != null);
         g.writeBooleanField("signed", t.secret() != null);

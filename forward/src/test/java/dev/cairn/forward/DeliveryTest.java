@@ -17,7 +17,7 @@ class DeliveryTest {
 
     private static Target target(String kind) {
         return Target.check(new ForwardTarget("t", kind, "http://127.0.0.1:9/x", kind.equals(Target.LRS) ? "k:s" : null,
-                null, "", 10, 10, false, -1L), XapiVersion.V2_0_0);
+                null, "", 10, 10, null, false, -1L), XapiVersion.V2_0_0);
     }
 
     private static Delivery.Forwarded statement(String id, AttachmentContent... contents) {

@@ -59,7 +59,7 @@ class ForwardingTest {
     }
 
     private static ForwardTarget webhook(String url, String filter, int batch, Long from) {
-        return new ForwardTarget("hook", Target.WEBHOOK, url, null, SECRET, filter, batch, 30, false, from);
+        return new ForwardTarget("hook", Target.WEBHOOK, url, null, SECRET, filter, batch, 30, null, false, from);
     }
 
     private static void await(BooleanSupplier done, String what) throws InterruptedException {
@@ -281,7 +281,7 @@ class ForwardingTest {
         try (TestDatabase tdb = TestDatabase.create(dialect, tmp); Database db = Database.open(tdb.url());
              WebhookReceiver receiver = new WebhookReceiver(200, 503)) {
             ForwardStore store = new ForwardStore(db);
-            store.insert(new ForwardTarget("hook", Target.WEBHOOK, receiver.url(), null, SECRET, "", 5, 30, true, -1L));
+            store.insert(new ForwardTarget("hook", Target.WEBHOOK, receiver.url(), null, SECRET, "", 5, 30, null, true, -1L));
             for (int i = 0; i < 3; i++) {
                 store.deadLetter("hook", i, 1, ("{\"n\":" + i + "}").getBytes(StandardCharsets.UTF_8),
                         "application/json", 400, "no");
@@ -305,7 +305,7 @@ class ForwardingTest {
              WebhookReceiver receiver = new WebhookReceiver(409)) {
             ForwardStore store = new ForwardStore(db);
             List<String> ids = append(appender, 6, COMPLETED);
-            store.insert(new ForwardTarget("lrs", Target.LRS, receiver.url(), "key:secret", null, "", 3, 30, false,
+            store.insert(new ForwardTarget("lrs", Target.LRS, receiver.url(), "key:secret", null, "", 3, 30, null, false,
                     -1L));
             try (Forwarding f = forwarding(log, db)) {
                 await(() -> receiver.delivered().size() >= 3, "the second batch");
@@ -317,6 +317,41 @@ class ForwardingTest {
             assertEquals(ids.subList(3, 6), receiver.delivered());
             assertEquals("2.0.0", receiver.received().get(0).version());
         }
+    }
+
+    /**
+     * A target that speaks 1.0.3 gets that version header and the 1.0.x statements only: xAPI forbids converting a 2.0
+     * statement to a prior version, so those are passed over (and counted), never sent to fail its batch.
+     */
+    @ParameterizedTest
+    @MethodSource("dev.cairn.store.TestDatabase#dialects")
+    void aTargetOf103GetsItsVersionHeaderAndOnlyThe10Statements(String dialect) throws Exception {
+        try (TestDatabase tdb = TestDatabase.create(dialect, tmp); Database db = Database.open(tdb.url());
+             ChronicleLog log = ChronicleLog.open(tmp.resolve("log")); LogAppender appender = log.appender();
+             WebhookReceiver receiver = new WebhookReceiver()) {
+            ForwardStore store = new ForwardStore(db);
+            List<StoredStatement> entry = List.of(versioned("1.0.0"), versioned("2.0.0"), versioned("1.0.3"));
+            appender.append(new StatementsStored(entry));
+            appender.sync();
+            store.insert(new ForwardTarget("old", Target.LRS, receiver.url(), "key:secret", null, "", 10, 30, "1.0.3",
+                    false, -1L));
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            try (Forwarding f = new Forwarding(log, store, ForwardingLock.of(db), XapiVersion.V2_0_0, registry)) {
+                f.start();
+                await(() -> receiver.delivered().size() >= 2, "the two 1.0 statements");
+                await(() -> f.lag().get("old") != null && f.lag().get("old").entries() == 0, "the cursor past them");
+                assertEquals(1.0, registry.get("cairn_forward_skipped").tag("target", "old").counter().count());
+            }
+            assertEquals(List.of(entry.get(0).id().toString(), entry.get(2).id().toString()), receiver.delivered());
+            assertEquals("1.0.3", receiver.received().get(0).version());
+        }
+    }
+
+    private static StoredStatement versioned(String version) {
+        UUID id = UUID.randomUUID();
+        String json = "{\"id\":\"" + id + "\",\"actor\":{\"mbox\":\"mailto:a@example.com\"},\"verb\":{\"id\":\""
+                + COMPLETED + "\"},\"object\":{\"id\":\"http://example.com/a\"},\"version\":\"" + version + "\"}";
+        return new StoredStatement(id, System.currentTimeMillis(), json.getBytes(StandardCharsets.UTF_8));
     }
 
     /** Removed and added again with another URL before the next recheck: the old URL gets nothing more. */

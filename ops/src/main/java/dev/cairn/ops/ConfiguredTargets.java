@@ -25,7 +25,7 @@ import java.util.TreeMap;
 final class ConfiguredTargets {
     static final String PREFIX = "target.";
     static final List<String> FIELDS = List.of("kind", "url", "credential", "secret", "filter", "batch", "max-delay",
-            "from");
+            "lrs-version", "from");
 
     private ConfiguredTargets() {
     }
@@ -75,7 +75,7 @@ final class ConfiguredTargets {
             ForwardTarget t = new ForwardTarget(name, f.get("kind"), f.get("url"), f.get("credential"),
                     f.get("secret"), f.getOrDefault("filter", ""), (int) number(path, name, "batch",
                     f.getOrDefault("batch", "500")), number(path, name, "max-delay", f.getOrDefault("max-delay", "1000")),
-                    false, from.equals("start") ? -1L : null);
+                    f.get("lrs-version"), false, from.equals("start") ? -1L : null);
             try {
                 Target.check(t, XapiVersion.V2_0_0);
             } catch (XapiException x) {

@@ -68,6 +68,11 @@ final class TargetsCommand {
                 description = "Longest a statement waits for its batch to fill, in ms (default 1000).")
         long maxDelay;
 
+        @Option(names = "--lrs-version", paramLabel = "VERSION", description = "The xAPI version an lrs target "
+                + "speaks: 1.0.3 or 2.0.0 (default: this server's --xapi-version). A 1.0.3 target is sent 1.0.x "
+                + "statements only: xAPI forbids converting a 2.0 statement to a prior version.")
+        String lrsVersion;
+
         @Option(names = "--from", defaultValue = "end",
                 description = "end (default): statements stored from now on; start: everything the log holds.")
         String from;
@@ -81,8 +86,8 @@ final class TargetsCommand {
                 System.err.println("cairn targets add: --from must be start or end; got '" + from + "'");
                 return 2;
             }
-            ForwardTarget t = new ForwardTarget(name, kind, url, credential, secret, filter, batch, maxDelay, paused,
-                    from.equals("start") ? -1L : null);
+            ForwardTarget t = new ForwardTarget(name, kind, url, credential, secret, filter, batch, maxDelay,
+                    lrsVersion, paused, from.equals("start") ? -1L : null);
             Settings settings = options.settings();
             try {
                 Target.check(t, settings.get(XAPI_VERSION));
@@ -102,7 +107,8 @@ final class TargetsCommand {
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true,
-            description = "List the targets: name, kind, URL, filter, batch, delay, state, cursor (secrets not shown).")
+            description = "List the targets: name, kind, URL, filter, batch, delay, xAPI version when set, state, cursor "
+                    + "(secrets not shown).")
     static final class ListTargets implements Callable<Integer> {
         @Mixin
         CommonOptions options;
@@ -113,7 +119,9 @@ final class TargetsCommand {
                 for (ForwardTarget t : new ForwardStore(db).list()) {
                     System.out.println(t.name() + "\t" + t.kind() + "\t" + t.url() + "\t"
                             + (t.filter().isEmpty() ? "(every statement)" : t.filter()) + "\tbatch " + t.batchSize()
-                            + "\tdelay " + t.maxDelayMillis() + " ms\t" + (t.paused() ? "paused" : "running")
+                            + "\tdelay " + t.maxDelayMillis() + " ms"
+                            + (t.xapiVersion() == null ? "" : "\txAPI " + t.xapiVersion())
+                            + "\t" + (t.paused() ? "paused" : "running")
                             + "\tcursor " + (t.logPosition() == null ? "(log end, once started)"
                             : Long.toHexString(t.logPosition())));
                 }

@@ -60,8 +60,9 @@ class AdminTargetsApiTest extends LrsOnEachDatabase {
     void aTargetAddedOverHttpForwardsAndIsListedWithoutItsSecrets() throws Exception {
         try (TestLrs target = new TestLrs(second, null)) {
             postLearnerStatements(lrs, 6);
-            HttpResponse<String> added = call("POST", "/admin/targets", lrsTarget("second", target.base() + "/xapi"),
-                    ADMIN);
+            String spec = lrsTarget("second", target.base() + "/xapi");
+            HttpResponse<String> added = call("POST", "/admin/targets", spec.substring(0, spec.length() - 1)
+                    + ",\"lrsVersion\":\"2.0.0\"}", ADMIN);
             assertEquals(201, added.statusCode(), added.body());
             assertEquals(6, awaitStatements(target, 6).size());
             HttpResponse<String> list = call("GET", "/admin/targets", null, ADMIN);
@@ -69,6 +70,7 @@ class AdminTargetsApiTest extends LrsOnEachDatabase {
             JsonNode t = TestLrs.json(list).get("targets").get(0);
             assertEquals("second", t.get("name").asText());
             assertTrue(t.get("credential").asBoolean());
+            assertEquals("2.0.0", t.get("lrsVersion").asText());
             assertFalse(list.body().contains(TestLrs.SECRET), "no secret is returned: " + list.body());
             refused(call("POST", "/admin/targets", lrsTarget("second", target.base() + "/xapi"), ADMIN), 409,
                     "target.exists", "$.name");
@@ -114,6 +116,9 @@ class AdminTargetsApiTest extends LrsOnEachDatabase {
                 new String[] {"{\"name\":\"x\"," + ok + ",\"from\":\"yesterday\"}", "$.from"},
                 new String[] {"{\"name\":\"x\"," + ok + ",\"paused\":\"yes\"}", "$.paused"},
                 new String[] {"{\"name\":\"x\"," + ok + ",\"colour\":\"red\"}", "$.colour"},
+                new String[] {"{\"name\":\"x\"," + ok + ",\"lrsVersion\":\"1.0.3\"}", "$.lrsVersion"},
+                new String[] {"{\"name\":\"x\",\"kind\":\"lrs\",\"url\":\"http://127.0.0.1:9/xapi\",\"credential\":\"k:s\","
+                        + "\"lrsVersion\":\"0.95\"}", "$.lrsVersion"},
                 new String[] {"{\"name\":\"x\",\"name\":\"y\"," + ok + "}", "$"},
                 new String[] {"{\"name\":\"x\"," + ok, "$"},
                 new String[] {"[]", "$"},
@@ -159,7 +164,7 @@ class AdminTargetsApiTest extends LrsOnEachDatabase {
         try (dev.cairn.store.Database db = dev.cairn.store.Database.open(lrs.db)) {
             dev.cairn.store.ForwardStore store = new dev.cairn.store.ForwardStore(db);
             store.insert(new dev.cairn.store.ForwardTarget("hook", "webhook", "http://127.0.0.1:"
-                    + receiver.getAddress().getPort() + "/hook", null, null, "", 10, 30, true, -1L));
+                    + receiver.getAddress().getPort() + "/hook", null, null, "", 10, 30, null, true, -1L));
             for (int i = 0; i < 3; i++) {
                 store.deadLetter("hook", i, 1, "{\"statements\":[]}".getBytes(), "application/json", 400,
                         "refused " + i);

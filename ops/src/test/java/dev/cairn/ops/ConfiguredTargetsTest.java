@@ -39,6 +39,10 @@ class ConfiguredTargetsTest {
                 "target hook field filter"},
             {"target.hook.kind=webhook\ntarget.hook.url=http://127.0.0.1:9/\ntarget.hook.batch=many\n",
                 "target hook field batch"},
+            {"target.lrs.kind=lrs\ntarget.lrs.url=http://127.0.0.1:9/xapi\ntarget.lrs.credential=k:s\n"
+                + "target.lrs.lrs-version=1.1.0\n", "target lrs field lrs-version"},
+            {"target.hook.kind=webhook\ntarget.hook.url=http://127.0.0.1:9/\ntarget.hook.lrs-version=1.0.3\n",
+                "target hook field lrs-version"},
             {"target.hook.kind=webhook\ntarget.hook.url=http://127.0.0.1:9/\ntarget.hook.colour=red\n",
                 "'target.hook.colour' is not a target's line"},
         };

@@ -143,7 +143,7 @@ class RestartAndReplayTest {
         try (Database db = Database.open(database.url())) {
             dev.cairn.store.ForwardStore store = new dev.cairn.store.ForwardStore(db);
             store.insert(new dev.cairn.store.ForwardTarget("kept", "webhook", "http://127.0.0.1:9/hook", null, null, "",
-                    10, 100, true, 42L));
+                    10, 100, null, true, 42L));
             store.deadLetter("kept", 42, 1, "{}".getBytes(StandardCharsets.UTF_8), "application/json", 400, "no");
         }
         assertReplayRebuildsTheSameTables(data, database.url());

@@ -40,6 +40,7 @@ public final class ForwardStore {
                 ps.setLong(10, t.logPosition());
             }
             ps.setLong(11, System.currentTimeMillis());
+            ps.setString(12, t.xapiVersion());
             return ps.executeUpdate() == 1;
         } catch (SQLException e) {
             if (find(t.name()).isPresent()) {
@@ -51,7 +52,7 @@ public final class ForwardStore {
 
     /**
      * Stores a target a configuration file gives: added when the database lacks it, else its definition (kind, URL,
-     * credential, secret, filter, batch, delay) replaced, its cursor and pause kept.
+     * credential, secret, filter, batch, delay, xAPI version) replaced, its cursor and pause kept.
      */
     public void configure(ForwardTarget t) {
         if (insert(t)) {
@@ -65,7 +66,8 @@ public final class ForwardStore {
             ps.setString(5, t.filter());
             ps.setInt(6, t.batchSize());
             ps.setLong(7, t.maxDelayMillis());
-            ps.setString(8, t.name());
+            ps.setString(8, t.xapiVersion());
+            ps.setString(9, t.name());
             ps.executeUpdate();
         } catch (SQLException e) {
             throw new StoreException("cannot update forwarding target " + t.name() + ": " + e.getMessage(), e);
@@ -81,7 +83,8 @@ public final class ForwardStore {
                 long position = rs.getLong(10);
                 Long cursor = rs.wasNull() ? null : position;
                 out.add(new ForwardTarget(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                        rs.getString(5), rs.getString(6), rs.getInt(7), rs.getLong(8), rs.getInt(9) != 0, cursor));
+                        rs.getString(5), rs.getString(6), rs.getInt(7), rs.getLong(8), rs.getString(11),
+                        rs.getInt(9) != 0, cursor));
             }
             return out;
         } catch (SQLException e) {

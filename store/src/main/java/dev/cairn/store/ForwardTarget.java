@@ -11,9 +11,11 @@ package dev.cairn.store;
  * @param secret       the HMAC-SHA256 key a webhook's body is signed with, or null for unsigned
  * @param filter       the statement query a statement must match to be forwarded (GET /statements' parameters, as a
  *                     query string: verb, activity, agent, registration, related_*); empty for every statement
+ * @param xapiVersion  the xAPI version an lrs target speaks ({@code 1.0.3} or {@code 2.0.0}: its
+ *                     X-Experience-API-Version), or null for the version this server reports ({@code --xapi-version})
  * @param logPosition  the log position it has delivered or passed over up to, or null before its forwarder started
  *                     it at the log's end
  */
 public record ForwardTarget(String name, String kind, String url, String credential, String secret, String filter,
-                            int batchSize, long maxDelayMillis, boolean paused, Long logPosition) {
+                            int batchSize, long maxDelayMillis, String xapiVersion, boolean paused, Long logPosition) {
 }

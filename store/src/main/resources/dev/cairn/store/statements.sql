@@ -214,14 +214,15 @@ SELECT id, kind, value FROM filter_key
 
 -- name: insert_forward_target
 INSERT INTO forward_target (name, kind, url, credential, secret, filter, batch_size, max_delay_ms, paused, log_position,
-    created_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    created_ms, xapi_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 
 -- name: list_forward_targets
-SELECT name, kind, url, credential, secret, filter, batch_size, max_delay_ms, paused, log_position FROM forward_target
-ORDER BY created_ms, name
+SELECT name, kind, url, credential, secret, filter, batch_size, max_delay_ms, paused, log_position, xapi_version
+FROM forward_target ORDER BY created_ms, name
 
 -- name: define_forward_target
-UPDATE forward_target SET kind = ?, url = ?, credential = ?, secret = ?, filter = ?, batch_size = ?, max_delay_ms = ?
+UPDATE forward_target SET kind = ?, url = ?, credential = ?, secret = ?, filter = ?, batch_size = ?, max_delay_ms = ?,
+    xapi_version = ?
 WHERE name = ?
 
 -- name: pause_forward_target

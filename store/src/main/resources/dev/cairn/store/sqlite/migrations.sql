@@ -205,3 +205,7 @@ CREATE TABLE erasure (
 CREATE TABLE erased_statement (
     id TEXT PRIMARY KEY
 ) WITHOUT ROWID
+
+-- name: 12
+-- Forwarding: the xAPI version an lrs target speaks (its X-Experience-API-Version); NULL for the server's own.
+ALTER TABLE forward_target ADD COLUMN xapi_version TEXT
