@@ -139,6 +139,36 @@ public final class EventCodec {
         return true;
     }
 
+    /**
+     * Writes the entry at the read position of {@code entry} again without the padding an erasure left in it (a type 5
+     * entry's zero bytes, a void entry's length past {@link #VOID_MIN}), for a compaction of the log; false, with
+     * nothing written or read, when it has none. The event read back is the same.
+     *
+     * @throws BadLogEntryException when the entry does not decode
+     */
+    public static boolean encodeCompacted(Bytes<?> entry, long index, BytesOut<?> out) {
+        long start = entry.readPosition();
+        long length = entry.readRemaining();
+        if (length <= VOID_MIN || entry.readByte(start) != FORMAT_2) {
+            return false; // format 1 has neither type
+        }
+        byte type = entry.readByte(start + 1 + CHECKSUM_BYTES);
+        if (type == TYPE_VOID) {
+            encodeVoid(out, VOID_MIN);
+            return true;
+        }
+        if ((type & ~FLAG_NO_DEFINE) != TYPE_STATEMENTS_REWRITTEN) {
+            return false;
+        }
+        StatementsStored event = (StatementsStored) decode(entry, index);
+        long shortest = rewrittenLength(event);
+        if (shortest >= length) {
+            entry.readPosition(start);
+            return false;
+        }
+        return encodeRewritten(event, (int) shortest, out);
+    }
+
     /** The fewest bytes {@link #encodeRewritten} needs for {@code event} (no padding). */
     public static long rewrittenLength(StatementsStored event) {
         long json = 0;

@@ -104,8 +104,15 @@ final class EraseCommand implements Callable<Integer> {
                     + "process on this data, then erase");
             return 1;
         }
-        try (WriterLock held = lock.get(); EventLog log = ChronicleLog.open(logDir)) {
-            return erase(s, log, request, pending);
+        try (WriterLock held = lock.get()) {
+            int exit;
+            try (EventLog log = ChronicleLog.open(logDir)) {
+                exit = erase(s, log, request, pending);
+            }
+            if (exit == 0 && !dryRun) {
+                System.out.println(LogCommand.Compact.compact(logDir)); // the erased bytes' space, given back
+            }
+            return exit;
         } catch (BadLogEntryException | StoreException e) {
             System.err.println("cairn erase: stopped: " + e.getMessage() + (PendingErasure.exists(logDir)
                     ? "\nRun 'cairn erase' again to finish the erasure." : "\nNothing was erased."));

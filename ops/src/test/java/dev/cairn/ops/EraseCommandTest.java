@@ -272,6 +272,20 @@ class EraseCommandTest {
     }
 
     @Test
+    void logCompactRefusesBesideAWriterAndOnAnInterruptedErasure() throws Exception {
+        String[] compact = {"log", "compact", "--data", data.toString(), "--db", database.url()};
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            scene(lrs);
+            assertEquals(1, Main.run(compact), "not while another process writes the log");
+        }
+        assertEquals(0, Main.run(compact), "nothing to give back in the cycle being written: said, and exit 0");
+        PendingErasure.mark(data.resolve("log"));
+        assertEquals(1, Main.run(compact), "an interrupted erasure is finished by cairn erase first");
+        assertEquals(0, erase("--agent", ADA_AGENT));
+        assertFalse(PendingErasure.exists(data.resolve("log")));
+    }
+
+    @Test
     void badRequestsAreRefusedAndEraseNothing() throws Exception {
         try (TestLrs lrs = new TestLrs(data, database.url())) {
             scene(lrs);

@@ -73,7 +73,7 @@ final class CycleRewrite {
         }
     }
 
-    private static void deleteTree(Path dir) throws IOException {
+    static void deleteTree(Path dir) throws IOException {
         try (var files = Files.walk(dir)) {
             for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
                 Files.delete(p);
