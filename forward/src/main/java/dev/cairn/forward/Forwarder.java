@@ -53,6 +53,8 @@ final class Forwarder {
     private final ForwardStore store;
     private final Delivery delivery;
     private final ForwardMetrics metrics;
+    /** Whether the log says that this target passes statements over for their version (once per forwarder). */
+    private boolean warnedOfSkips;
     private final Thread thread;
     private volatile Target target;
     private volatile boolean running = true;
@@ -192,7 +194,8 @@ final class Forwarder {
         List<Delivery.Forwarded> statements = new ArrayList<>();
         // Contents go to LRS targets only, and count once per batch however many of its statements name them.
         boolean withContents = t.stored().kind().equals(Target.LRS);
-        boolean olderTarget = t.version() == XapiVersion.V1_0_3; // it takes only some statements: read each one's version
+        // An LRS of 1.0.3 takes only some statements: read each one's version (a webhook takes every statement).
+        boolean olderTarget = withContents && t.version() == XapiVersion.V1_0_3;
         Set<String> counted = new HashSet<>();
         long last = position;
         long firstNanos = 0;
@@ -235,6 +238,13 @@ final class Forwarder {
                     Statement parsed = everything && (!withContents || carried.isEmpty()) && !olderTarget ? null
                             : StatementParser.parseStored(s.json()).statement();
                     if (olderTarget && !t.takes(parsed.version())) {
+                        if (!warnedOfSkips) {
+                            warnedOfSkips = true;
+                            LOG.warn("forwarding to {}: statement {} is of xAPI {} and the target speaks 1.0.3, so it is "
+                                    + "passed over, as every 2.0 statement will be (xAPI forbids converting a statement to "
+                                    + "a prior version; cairn_forward_skipped_total counts them)", t.name(), s.id(),
+                                    parsed.version());
+                        }
                         metrics.skipped(t.name(), 1);
                         continue;
                     }

@@ -165,7 +165,8 @@ public final class Forwarding implements AutoCloseable {
     private static boolean sameDefinition(ForwardTarget a, ForwardTarget b) {
         return a.kind().equals(b.kind()) && a.url().equals(b.url()) && java.util.Objects.equals(a.credential(),
                 b.credential()) && java.util.Objects.equals(a.secret(), b.secret()) && a.filter().equals(b.filter())
-                && a.batchSize() == b.batchSize() && a.maxDelayMillis() == b.maxDelayMillis();
+                && a.batchSize() == b.batchSize() && a.maxDelayMillis() == b.maxDelayMillis()
+                && java.util.Objects.equals(a.xapiVersion(), b.xapiVersion());
     }
 
     private void stop(String name) {

@@ -81,7 +81,7 @@ public record Target(ForwardTarget stored, URI url, StatementFilter filter, Xapi
             throw invalid(name, "max-delay", "max-delay must be 0 to " + MAX_DELAY_MILLIS + " ms; got "
                     + t.maxDelayMillis());
         }
-        XapiVersion speaks = version;
+        XapiVersion speaks = version; // a webhook's is never sent
         if (t.xapiVersion() != null) {
             if (!LRS.equals(t.kind())) {
                 throw invalid(name, "lrs-version", "lrs-version is the version an lrs target speaks; a webhook "

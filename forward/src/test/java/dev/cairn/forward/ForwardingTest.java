@@ -321,29 +321,33 @@ class ForwardingTest {
 
     /**
      * A target that speaks 1.0.3 gets that version header and the 1.0.x statements only: xAPI forbids converting a 2.0
-     * statement to a prior version, so those are passed over (and counted), never sent to fail its batch.
+     * statement to a prior version, so those are passed over (and counted), never sent to fail its batch. A webhook
+     * beside it gets every statement, on a server whose own version is 1.0.3 too.
      */
     @ParameterizedTest
     @MethodSource("dev.cairn.store.TestDatabase#dialects")
     void aTargetOf103GetsItsVersionHeaderAndOnlyThe10Statements(String dialect) throws Exception {
         try (TestDatabase tdb = TestDatabase.create(dialect, tmp); Database db = Database.open(tdb.url());
              ChronicleLog log = ChronicleLog.open(tmp.resolve("log")); LogAppender appender = log.appender();
-             WebhookReceiver receiver = new WebhookReceiver()) {
+             WebhookReceiver receiver = new WebhookReceiver(); WebhookReceiver hook = new WebhookReceiver()) {
             ForwardStore store = new ForwardStore(db);
             List<StoredStatement> entry = List.of(versioned("1.0.0"), versioned("2.0.0"), versioned("1.0.3"));
             appender.append(new StatementsStored(entry));
             appender.sync();
             store.insert(new ForwardTarget("old", Target.LRS, receiver.url(), "key:secret", null, "", 10, 30, "1.0.3",
                     false, -1L));
+            store.insert(webhook(hook.url(), "", 10, -1L));
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
-            try (Forwarding f = new Forwarding(log, store, ForwardingLock.of(db), XapiVersion.V2_0_0, registry)) {
+            try (Forwarding f = new Forwarding(log, store, ForwardingLock.of(db), XapiVersion.V1_0_3, registry)) {
                 f.start();
                 await(() -> receiver.delivered().size() >= 2, "the two 1.0 statements");
+                await(() -> hook.delivered().size() >= 3, "every statement to the webhook");
                 await(() -> f.lag().get("old") != null && f.lag().get("old").entries() == 0, "the cursor past them");
                 assertEquals(1.0, registry.get("cairn_forward_skipped").tag("target", "old").counter().count());
             }
             assertEquals(List.of(entry.get(0).id().toString(), entry.get(2).id().toString()), receiver.delivered());
             assertEquals("1.0.3", receiver.received().get(0).version());
+            assertEquals(entry.stream().map(s -> s.id().toString()).toList(), hook.delivered());
         }
     }
 

@@ -153,20 +153,21 @@ public final class EventCodec {
             return false; // format 1 has neither type
         }
         byte type = entry.readByte(start + 1 + CHECKSUM_BYTES);
-        if (type == TYPE_VOID) {
+        if (type != TYPE_VOID && (type & ~FLAG_NO_DEFINE) != TYPE_STATEMENTS_REWRITTEN) {
+            return false;
+        }
+        Event event = decode(entry, index); // its checksum checked: damage is never turned into a valid entry
+        if (event instanceof EntryVoided) {
             encodeVoid(out, VOID_MIN);
             return true;
         }
-        if ((type & ~FLAG_NO_DEFINE) != TYPE_STATEMENTS_REWRITTEN) {
-            return false;
-        }
-        StatementsStored event = (StatementsStored) decode(entry, index);
-        long shortest = rewrittenLength(event);
+        StatementsStored statements = (StatementsStored) event;
+        long shortest = rewrittenLength(statements);
         if (shortest >= length) {
             entry.readPosition(start);
             return false;
         }
-        return encodeRewritten(event, (int) shortest, out);
+        return encodeRewritten(statements, (int) shortest, out);
     }
 
     /** The fewest bytes {@link #encodeRewritten} needs for {@code event} (no padding). */

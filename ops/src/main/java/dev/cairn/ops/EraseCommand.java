@@ -109,8 +109,8 @@ final class EraseCommand implements Callable<Integer> {
             try (EventLog log = ChronicleLog.open(logDir)) {
                 exit = erase(s, log, request, pending);
             }
-            if (exit == 0 && !dryRun) {
-                System.out.println(LogCommand.Compact.compact(logDir)); // the erased bytes' space, given back
+            if (!dryRun) {
+                compact(logDir); // after a kill, a run again that finds nothing to erase still gives the space back
             }
             return exit;
         } catch (BadLogEntryException | StoreException e) {
@@ -168,6 +168,17 @@ final class EraseCommand implements Callable<Integer> {
                         + " %.1f s); %d dead letters dropped%n", millis / 1000.0, (planned - started) / 1e9,
                 (rewritten - planned) / 1e9, (rebuilt - rewritten) / 1e9, letters);
         return 0;
+    }
+
+    /** Gives the erased bytes' space back; a failure leaves the erasure whole and says what to run. */
+    private static void compact(Path logDir) {
+        try {
+            System.out.println(LogCommand.Compact.compact(logDir));
+        } catch (RuntimeException | InternalError e) { // a full disk faults the copy's memory map: an InternalError
+            LOG.warn("the log was not compacted", e);
+            System.err.println("cairn erase: the log was not compacted (" + e.getMessage() + "); the erasure itself is "
+                    + "whole. Free some space and run 'cairn log compact' to give the erased bytes' space back");
+        }
     }
 
     private ErasurePlan.Request request(Settings s) {

@@ -107,7 +107,7 @@ final class TargetsCommand {
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true,
-            description = "List the targets: name, kind, URL, filter, batch, delay, xAPI version when set, state, cursor "
+            description = "List the targets: name, kind, URL, filter, batch, delay, xAPI version, state, cursor "
                     + "(secrets not shown).")
     static final class ListTargets implements Callable<Integer> {
         @Mixin
@@ -120,7 +120,7 @@ final class TargetsCommand {
                     System.out.println(t.name() + "\t" + t.kind() + "\t" + t.url() + "\t"
                             + (t.filter().isEmpty() ? "(every statement)" : t.filter()) + "\tbatch " + t.batchSize()
                             + "\tdelay " + t.maxDelayMillis() + " ms"
-                            + (t.xapiVersion() == null ? "" : "\txAPI " + t.xapiVersion())
+                            + "\txAPI " + (t.xapiVersion() == null ? "default" : t.xapiVersion())
                             + "\t" + (t.paused() ? "paused" : "running")
                             + "\tcursor " + (t.logPosition() == null ? "(log end, once started)"
                             : Long.toHexString(t.logPosition())));

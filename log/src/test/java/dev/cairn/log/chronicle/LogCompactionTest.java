@@ -143,7 +143,7 @@ class LogCompactionTest {
     }
 
     @Test
-    void aPendingRewriteIsFinishedBeforeACompaction() throws Exception {
+    void aCompactionRefusesWhileARewriteIsPending() throws Exception {
         writeCycle(1, 0, 2);
         writeCycle(0, 100, 1);
         Files.writeString(dir.resolve(LogRewrite.PLAN), "");
