@@ -6,10 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.erase.PendingErasure;
+import dev.cairn.log.EventCodec;
+import dev.cairn.log.StatementsStored;
+import dev.cairn.log.StoredStatement;
+import dev.cairn.log.chronicle.ChronicleLog;
+import dev.cairn.log.chronicle.LogCompaction;
 import dev.cairn.store.Database;
 import dev.cairn.store.ErasureStore;
 import dev.cairn.store.ProjectionChecksum;
 import dev.cairn.store.TestDatabase;
+import dev.cairn.xapi.ExactWriter;
+import dev.cairn.xapi.StatementParser;
+import dev.cairn.xapi.Timestamps;
+import dev.cairn.xapi.XapiVersion;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;
@@ -26,7 +35,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import net.openhft.chronicle.core.time.SetTimeProvider;
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -47,6 +61,8 @@ class EraseCommandTest {
     private static final String ADA_AGENT = "{\"mbox\":\"mailto:" + ADA + "\"}";
     private static final String ACTIVITY = "http://example.com/course/1";
     private static final int KILL_TRIALS = 10;
+    private static final byte[] AUTHORITY = "{\"objectType\":\"Agent\",\"mbox\":\"mailto:lrs@example.com\"}"
+            .getBytes(StandardCharsets.UTF_8);
 
     @Parameter
     String dialect;
@@ -269,6 +285,52 @@ class EraseCommandTest {
             assertEquals(404, lrs.get("/xapi/statements?statementId=" + id).statusCode());
         }
         assertFalse(anyFileHolds("x@example.com"));
+    }
+
+    /**
+     * Yesterday's statements sit in a closed cycle file of the log: the erasure gives their space back by compacting
+     * it, and every process reads on across it (a replay of the compacted log equals the tables the erasure left).
+     */
+    @Test
+    void anErasureCompactsTheClosedCycleItRewroteAndTheLogReadsOnAcrossIt() throws Exception {
+        long yesterday = System.currentTimeMillis() - TimeUnit.DAYS.toMillis(1);
+        List<String> olderIds = new ArrayList<>();
+        try (SingleChronicleQueue q = SingleChronicleQueueBuilder.binary(data.resolve("log"))
+                .blockSize(ChronicleLog.BLOCK_SIZE)
+                .timeProvider(new SetTimeProvider(TimeUnit.MILLISECONDS.toNanos(yesterday))).build();
+             ExcerptAppender a = q.createAppender()) {
+            for (int i = 0; i < 6; i++) {
+                String who = i % 2 == 0 ? ADA : "bob@example.com";
+                UUID id = UUID.randomUUID();
+                byte[] json = ExactWriter.write(StatementParser.parseOne(statement(agent(who, "Someone"),
+                        Statements.COMPLETED, "{\"id\":\"" + ACTIVITY + "\"}", "").getBytes(StandardCharsets.UTF_8),
+                        XapiVersion.V2_0_0), id, Timestamps.format(yesterday + i), AUTHORITY, "2.0.0");
+                olderIds.add(id.toString());
+                try (var dc = a.writingDocument()) {
+                    EventCodec.encode(new StatementsStored(List.of(new StoredStatement(id, yesterday + i, json))),
+                            dc.wire().bytes());
+                }
+            }
+        }
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            scene(lrs);
+            assertEquals(200, lrs.get("/xapi/statements?statementId=" + olderIds.get(1)).statusCode());
+        }
+
+        assertEquals(0, erase("--agent", ADA_AGENT));
+
+        assertEquals(0, LogCompaction.compactClosedCycles(data.resolve("log")).cycles(),
+                "the erasure compacted yesterday's cycle: nothing is left to give back");
+        assertFalse(anyFileHolds(ADA));
+        RestartAndReplayTest.assertReplayRebuildsTheSameTables(data, database.url());
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            for (int i = 0; i < olderIds.size(); i++) {
+                assertEquals(i % 2 == 0 ? 404 : 200, lrs.get("/xapi/statements?statementId=" + olderIds.get(i))
+                        .statusCode(), "yesterday's statement " + i);
+            }
+            assertEquals(exact.get("carol's"), lrs.get("/xapi/statements?format=exact&statementId="
+                    + ids.get("carol's")).body(), "today's, after the compacted cycle");
+        }
     }
 
     @Test
