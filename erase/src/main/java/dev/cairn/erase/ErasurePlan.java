@@ -17,30 +17,39 @@ import dev.cairn.xapi.StatementParser;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.stream.Collectors;
 
 /**
- * What an erasure changes in the log, found by reading it once from its start: for each entry that holds erased data,
- * the event that takes its place in the same bytes ({@link EventLog#rewrite}). Statements stored before a time or
- * named by id are removed; the people's statements are removed or rewritten ({@link StatementErasure}); their State
- * and Agent Profile documents' entries are voided; attachment contents that no statement kept in their entry names
- * go. A batch of erasures is one plan: one reading of the log, one rewrite, one rebuild of the tables.
+ * What an erasure changes in the log, found by reading it once from its start: the entries that hold erased data, by
+ * position and length, and what the change does. Statements stored before a time or named by id are removed; the
+ * people's statements are removed or rewritten ({@link StatementErasure}); their State and Agent Profile documents'
+ * entries are voided; attachment contents that no statement kept in their entry names go. The event that takes each
+ * entry's place in its bytes ({@link EventLog#rewrite}) is made again from the entry when it is rewritten
+ * ({@link #replacements}), a batch at a time, so that a plan holds no statements: an erasure whose person is in every
+ * entry of a large log needs no more memory than one of a few. A batch of erasures is one plan: one reading of the
+ * log, one rewrite, one rebuild of the tables.
  *
- * @param replacements by log position, in log order
+ * @param entries    the positions of the entries to rewrite, in log order, with each one's length in bytes
+ * @param removedIds the ids of the statements removed because of the people or named by id (not those a retention
+ *                   period removes, which may be most of the log)
  */
-public record ErasurePlan(Map<Long, Event> replacements, Counts counts) {
+public record ErasurePlan(Request request, String erasureId, List<Entry> entries, Counts counts, Set<UUID> removedIds) {
 
     /** What to erase: people (by IFI), statements by id, statements stored before a time (null: none). */
     public record Request(List<Ifi> people, Set<UUID> statementIds, Long storedBeforeMillis) {
         public boolean isEmpty() {
             return people.isEmpty() && statementIds.isEmpty() && storedBeforeMillis == null;
         }
+    }
+
+    /** An entry the erasure rewrites: its position in the log and its length. */
+    public record Entry(long position, int length) {
     }
 
     /** What a plan does, for the dry run and the report. */
@@ -62,45 +71,83 @@ public record ErasurePlan(Map<Long, Event> replacements, Counts counts) {
     /** Reads {@code log} from its start and plans {@code request}, its placeholder named by {@code erasureId}. */
     public static ErasurePlan of(EventLog log, Request request, String erasureId) {
         StatementErasure people = new StatementErasure(request.people(), erasureId);
-        Set<String> agentKeys = request.people().stream().map(Ifi::key).collect(Collectors.toSet());
-        Map<Long, Event> replacements = new LinkedHashMap<>();
+        List<Entry> entries = new ArrayList<>();
+        Set<UUID> removedIds = new LinkedHashSet<>();
         long removed = 0;
         long rewritten = 0;
         long documents = 0;
         long bytes = 0;
         try (LogTailer tailer = log.tailer(EventLog.START)) {
             for (LogEntry e; (e = tailer.next()) != null; ) {
-                Event replacement = null;
-                if (e.event() instanceof StatementsStored stored) {
-                    Rewrite r = rewrite(stored, request, people, e.length());
-                    if (r != null) {
-                        replacement = r.event();
-                        removed += r.removed();
-                        rewritten += r.rewritten();
-                    }
-                } else if (e.event() instanceof DocumentWritten w && agentKeys.contains(w.key().agent())
-                        || e.event() instanceof DocumentsDeleted d && agentKeys.contains(d.key().agent())) {
-                    replacement = EntryVoided.INSTANCE;
-                    documents++;
+                Event replacement = replacement(e, request, people);
+                if (replacement == null) {
+                    continue;
                 }
-                if (replacement != null) {
-                    replacements.put(e.position(), replacement);
-                    bytes += e.length();
+                entries.add(new Entry(e.position(), e.length()));
+                bytes += e.length();
+                if (replacement instanceof EntryVoided) {
+                    documents++;
+                    continue;
+                }
+                List<StoredStatement> before = ((StatementsStored) e.event()).statements();
+                List<StoredStatement> after = ((StatementsStored) replacement).statements();
+                for (int i = 0; i < after.size(); i++) {
+                    StoredStatement was = before.get(i);
+                    StoredStatement now = after.get(i);
+                    if (now.isErased() && !was.isErased()) {
+                        removed++;
+                        if (request.storedBeforeMillis() == null || was.storedMillis() >= request.storedBeforeMillis()) {
+                            removedIds.add(was.id());
+                        }
+                    } else if (now != was) {
+                        rewritten++;
+                    }
                 }
             }
         }
-        return new ErasurePlan(replacements, new Counts(removed, rewritten, documents, replacements.size(), bytes));
+        return new ErasurePlan(request, erasureId, entries, new Counts(removed, rewritten, documents, entries.size(),
+                bytes), removedIds);
     }
 
-    /** An entry's new statements, and how many of them were removed and rewritten. */
-    private record Rewrite(StatementsStored event, long removed, long rewritten) {
+    /** The events that take the places of {@code batch}'s entries, which this plan found (the same each time). */
+    public Map<Long, Event> replacements(EventLog log, List<Entry> batch) {
+        StatementErasure people = new StatementErasure(request.people(), erasureId);
+        Map<Long, Event> out = new LinkedHashMap<>();
+        try (LogTailer tailer = log.tailer(EventLog.START)) {
+            for (Entry entry : batch) {
+                Event replacement = replacement(tailer.at(entry.position()), request, people);
+                if (replacement == null) {
+                    throw new IllegalStateException("log entry " + Long.toHexString(entry.position())
+                            + " changed since the erasure was planned");
+                }
+                out.put(entry.position(), replacement);
+            }
+        }
+        return out;
     }
 
-    /** The entry {@code stored} becomes, or null when the erasure leaves it as it is. */
-    private static Rewrite rewrite(StatementsStored stored, Request request, StatementErasure people, int length) {
+    /** The event that takes the place of {@code e}, or null when the erasure leaves it as it is. */
+    private static Event replacement(LogEntry e, Request request, StatementErasure people) {
+        Set<String> agentKeys = people.keys();
+        if (e.event() instanceof StatementsStored stored) {
+            return rewrite(stored, request, people, e.length());
+        }
+        if (e.event() instanceof DocumentWritten w && agentKeys.contains(w.key().agent())
+                || e.event() instanceof DocumentsDeleted d && agentKeys.contains(d.key().agent())) {
+            return EntryVoided.INSTANCE;
+        }
+        return null;
+    }
+
+    /**
+     * The entry {@code stored} becomes, or null when the erasure leaves it as it is: a statement it keeps is the same
+     * object, one it removes an erased one, one it rewrites a new one.
+     */
+    private static StatementsStored rewrite(StatementsStored stored, Request request, StatementErasure people,
+                                            int length) {
         List<StoredStatement> out = new ArrayList<>(stored.statements().size());
         List<Integer> rewrittenAt = new ArrayList<>();
-        long removed = 0;
+        boolean removed = false;
         for (StoredStatement s : stored.statements()) {
             if (s.isErased()) {
                 out.add(s);
@@ -114,7 +161,7 @@ public record ErasurePlan(Map<Long, Event> replacements, Counts counts) {
                 case KEEP -> out.add(s);
                 case REMOVE -> {
                     out.add(StoredStatement.erased(s.id(), s.storedMillis()));
-                    removed++;
+                    removed = true;
                 }
                 case REWRITE -> {
                     rewrittenAt.add(out.size());
@@ -122,7 +169,7 @@ public record ErasurePlan(Map<Long, Event> replacements, Counts counts) {
                 }
             }
         }
-        if (removed == 0 && rewrittenAt.isEmpty()) {
+        if (!removed && rewrittenAt.isEmpty()) {
             return null;
         }
         StatementsStored event = new StatementsStored(out, keptContents(stored.attachments(), out), stored.defines());
@@ -136,10 +183,9 @@ public record ErasurePlan(Map<Long, Event> replacements, Counts counts) {
             }
             int i = rewrittenAt.get(next++);
             out.set(i, StoredStatement.erased(out.get(i).id(), out.get(i).storedMillis()));
-            removed++;
             event = new StatementsStored(out, keptContents(stored.attachments(), out), stored.defines());
         }
-        return new Rewrite(event, removed, rewrittenAt.size() - next);
+        return event;
     }
 
     /** The attachment contents some statement that is kept in the entry names (its SubStatement's too). */

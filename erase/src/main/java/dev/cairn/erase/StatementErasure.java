@@ -81,6 +81,11 @@ final class StatementErasure {
         this.placeholder = PLACEHOLDER_PREFIX + erasureId;
     }
 
+    /** The IFI keys of the people erased. */
+    Set<String> keys() {
+        return keys;
+    }
+
     /** What happens to the statement whose stored JSON is {@code json}. */
     Decision decide(byte[] json) {
         if (!mayName(json)) {

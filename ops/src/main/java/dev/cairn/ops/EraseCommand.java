@@ -9,8 +9,6 @@ import dev.cairn.erase.ErasurePlan;
 import dev.cairn.erase.PendingErasure;
 import dev.cairn.log.BadLogEntryException;
 import dev.cairn.log.EventLog;
-import dev.cairn.log.StatementsStored;
-import dev.cairn.log.StoredStatement;
 import dev.cairn.log.WriterLock;
 import dev.cairn.log.chronicle.ChronicleLog;
 import dev.cairn.store.Database;
@@ -58,6 +56,8 @@ import picocli.CommandLine.Option;
                     + " bad options."})
 final class EraseCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(EraseCommand.class);
+    /** The most bytes of log entries one rewrite holds: its statements, decoded, and its plan file. */
+    private static final long REWRITE_BATCH_BYTES = 16L << 20;
 
     @Mixin
     CommonOptions options;
@@ -141,7 +141,7 @@ final class EraseCommand implements Callable<Integer> {
         }
         Path logDir = s.get(LOG_DIR);
         PendingErasure.mark(logDir);
-        log.rewrite(plan.replacements());
+        rewrite(log, plan);
         long rewritten = System.nanoTime();
         int letters;
         try (Database live = Database.open(s.get(DB).jdbc())) {
@@ -168,6 +168,28 @@ final class EraseCommand implements Callable<Integer> {
                         + " %.1f s); %d dead letters dropped%n", millis / 1000.0, (planned - started) / 1e9,
                 (rewritten - planned) / 1e9, (rebuilt - rewritten) / 1e9, letters);
         return 0;
+    }
+
+    /**
+     * Rewrites the plan's entries a batch of at most {@link #REWRITE_BATCH_BYTES} at a time, so that no more of the log
+     * is held in memory (or in the rewrite's plan file) at once. Each batch is crash-safe on its own; the pending mark
+     * covers the whole, since a run again plans afresh from what is left.
+     */
+    private static void rewrite(EventLog log, ErasurePlan plan) {
+        List<ErasurePlan.Entry> batch = new ArrayList<>();
+        long bytes = 0;
+        for (ErasurePlan.Entry e : plan.entries()) {
+            if (!batch.isEmpty() && bytes + e.length() > REWRITE_BATCH_BYTES) {
+                log.rewrite(plan.replacements(log, batch));
+                batch.clear();
+                bytes = 0;
+            }
+            batch.add(e);
+            bytes += e.length();
+        }
+        if (!batch.isEmpty()) {
+            log.rewrite(plan.replacements(log, batch));
+        }
     }
 
     /** Gives the erased bytes' space back; a failure leaves the erasure whole and says what to run. */
@@ -211,17 +233,14 @@ final class EraseCommand implements Callable<Integer> {
         return new ErasurePlan.Request(people, ids, before);
     }
 
-    /** What marks a dead letter as holding erased data: the removed statements' ids and the people's identifiers. */
+    /**
+     * What marks a dead letter as holding erased data: the removed statements' ids and the people's identifiers (a
+     * retention period's dead letters go by the time they were parked).
+     */
     private static List<byte[]> needles(ErasurePlan plan, ErasurePlan.Request request) {
         List<byte[]> out = new ArrayList<>();
-        for (var e : plan.replacements().values()) {
-            if (e instanceof StatementsStored stored) {
-                for (StoredStatement st : stored.statements()) {
-                    if (st.isErased()) {
-                        out.add(st.id().toString().getBytes(StandardCharsets.US_ASCII));
-                    }
-                }
-            }
+        for (UUID id : plan.removedIds()) {
+            out.add(id.toString().getBytes(StandardCharsets.US_ASCII));
         }
         for (Ifi ifi : request.people()) {
             out.add((ifi.kind() == Ifi.Kind.ACCOUNT ? ifi.accountName() : ifi.value()).getBytes(StandardCharsets.UTF_8));
