@@ -21,9 +21,9 @@ import picocli.CommandLine;
  * and the batch's people each the actor of N / 5,000; then {@code cairn erase --agent ...} runs in a child JVM as an
  * operator runs it, timed from its start to its exit (JVM start included). The goal is set at 10,000,000 statements; a
  * smaller store's time is scaled to that size linearly, as the erasure reads the whole log and rebuilds every table
- * from it (docs/erasure.md). Disk written is what the data disk's counters ({@code /proc/diskstats}) moved meanwhile;
- * the log and the database are read mostly from the page cache right after the import, so what an erasure reads is
- * given as the log's size, which it reads whole.
+ * from it (docs/erasure.md). Disk written is what the data disk's counters ({@code /proc/diskstats}) moved meanwhile,
+ * after a {@code sync}; the log and the database are read mostly from the page cache right after the import, so what
+ * an erasure reads is given as the log's size, which it reads whole.
  *
  * <pre>
  * java FLAGS -cp bench/target/benchmarks.jar dev.cairn.bench.ErasureBench [--statements 1000000]
@@ -118,6 +118,10 @@ public final class ErasureBench {
             args.addAll(List.of("--agent", "{\"mbox\":\"" + mbox + "\"}"));
         }
         Path output = Files.createTempFile(dir, "erase-", ".out");
+        // The import's dirty pages go to the disk first, so the counter over the erasure counts the erasure's writes
+        if (new ProcessBuilder("sync").inheritIO().start().waitFor() != 0) {
+            throw new IllegalStateException("sync failed");
+        }
         long writtenBefore = DiskCounters.bytesWritten(dir);
         long start = System.nanoTime();
         int exit = CairnProcess.run(output, Map.of(), args.toArray(String[]::new));
