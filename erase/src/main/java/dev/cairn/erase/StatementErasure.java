@@ -1,6 +1,6 @@
 package dev.cairn.erase;
 
-import dev.cairn.xapi.ByteSearch;
+import dev.cairn.xapi.AnyOf;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -55,8 +55,11 @@ final class StatementErasure {
     }
 
     private final Set<String> keys;
-    /** Their identifying strings, which a statement must hold (raw, or behind an escape) to name them. */
-    private final List<byte[]> needles;
+    /**
+     * Their identifying strings, which a statement must hold to name them, and the escapes that could spell one ({@code
+     * \\u}, {@code \\/}: a client may escape any character of a JSON string), in one automaton.
+     */
+    private final AnyOf mayName;
     /** The strings scrubbed from text wherever they stand: e-mail addresses, openids, SHA-1 sums. */
     private final List<String> texts;
     private final String placeholder;
@@ -65,7 +68,7 @@ final class StatementErasure {
     StatementErasure(List<Ifi> people, String erasureId) {
         this.keys = people.stream().map(Ifi::key).collect(Collectors.toSet());
         this.texts = new ArrayList<>();
-        this.needles = new ArrayList<>();
+        List<byte[]> needles = new ArrayList<>(List.of(new byte[] {'\\', 'u'}, new byte[] {'\\', '/'}));
         for (Ifi ifi : people) {
             String text = switch (ifi.kind()) {
                 case MBOX -> ifi.value().startsWith("mailto:") ? ifi.value().substring("mailto:".length()) : ifi.value();
@@ -78,6 +81,7 @@ final class StatementErasure {
             needles.add((ifi.kind() == Ifi.Kind.ACCOUNT ? ifi.accountName() : text == null ? ifi.value() : text)
                     .getBytes(StandardCharsets.UTF_8));
         }
+        this.mayName = AnyOf.of(needles);
         this.placeholder = PLACEHOLDER_PREFIX + erasureId;
     }
 
@@ -88,7 +92,7 @@ final class StatementErasure {
 
     /** What happens to the statement whose stored JSON is {@code json}. */
     Decision decide(byte[] json) {
-        if (!mayName(json)) {
+        if (!mayName.in(json)) {
             return Decision.KEEP;
         }
         ObjectNode statement;
@@ -121,19 +125,6 @@ final class StatementErasure {
             return Decision.REMOVE; // the person was part of what made it valid: nothing of it is kept
         }
         return new Decision(Action.REWRITE, rewritten);
-    }
-
-    /**
-     * Whether {@code json} may name one of the people: it holds one of their identifying strings, or an escape that
-     * could spell one (a client may escape any character of a JSON string). The cheap test before a parse.
-     */
-    private boolean mayName(byte[] json) {
-        for (byte[] n : needles) {
-            if (ByteSearch.indexOf(json, n) >= 0) {
-                return true;
-            }
-        }
-        return ByteSearch.indexOf(json, new byte[] {'\\', 'u'}) >= 0 || ByteSearch.indexOf(json, new byte[] {'\\', '/'}) >= 0;
     }
 
     /** Whether {@code actor} is one of the people, or a Group they identify or are a member of. */

@@ -149,7 +149,7 @@ class EraseCommandTest {
         byte[] needle = text.getBytes(StandardCharsets.UTF_8);
         try (Stream<Path> files = Files.walk(dir)) {
             for (Path p : files.filter(Files::isRegularFile).toList()) {
-                if (dev.cairn.xapi.ByteSearch.indexOf(Files.readAllBytes(p), needle) >= 0) {
+                if (dev.cairn.xapi.AnyOf.of(List.of(needle)).in(Files.readAllBytes(p))) {
                     return true;
                 }
             }
