@@ -36,9 +36,15 @@ class ForwardingTest {
     Path tmp;
 
     private static StoredStatement statement(String verb) {
+        return statement(verb, null);
+    }
+
+    /** A stored statement of {@code verb}, with a {@code version} property unless it is null. */
+    private static StoredStatement statement(String verb, String version) {
         UUID id = UUID.randomUUID();
         String json = "{\"id\":\"" + id + "\",\"actor\":{\"mbox\":\"mailto:a@example.com\"},\"verb\":{\"id\":\"" + verb
-                + "\"},\"object\":{\"id\":\"http://example.com/a\"}}";
+                + "\"},\"object\":{\"id\":\"http://example.com/a\"}" + (version == null ? "" : ",\"version\":\""
+                + version + "\"") + "}";
         return new StoredStatement(id, System.currentTimeMillis(), json.getBytes(StandardCharsets.UTF_8));
     }
 
@@ -331,7 +337,8 @@ class ForwardingTest {
              ChronicleLog log = ChronicleLog.open(tmp.resolve("log")); LogAppender appender = log.appender();
              WebhookReceiver receiver = new WebhookReceiver(); WebhookReceiver hook = new WebhookReceiver()) {
             ForwardStore store = new ForwardStore(db);
-            List<StoredStatement> entry = List.of(versioned("1.0.0"), versioned("2.0.0"), versioned("1.0.3"));
+            List<StoredStatement> entry = List.of(statement(COMPLETED, "1.0.0"), statement(COMPLETED, "2.0.0"),
+                    statement(COMPLETED, "1.0.3"));
             appender.append(new StatementsStored(entry));
             appender.sync();
             store.insert(new ForwardTarget("old", Target.LRS, receiver.url(), "key:secret", null, "", 10, 30, "1.0.3",
@@ -349,13 +356,6 @@ class ForwardingTest {
             assertEquals("1.0.3", receiver.received().get(0).version());
             assertEquals(entry.stream().map(s -> s.id().toString()).toList(), hook.delivered());
         }
-    }
-
-    private static StoredStatement versioned(String version) {
-        UUID id = UUID.randomUUID();
-        String json = "{\"id\":\"" + id + "\",\"actor\":{\"mbox\":\"mailto:a@example.com\"},\"verb\":{\"id\":\""
-                + COMPLETED + "\"},\"object\":{\"id\":\"http://example.com/a\"},\"version\":\"" + version + "\"}";
-        return new StoredStatement(id, System.currentTimeMillis(), json.getBytes(StandardCharsets.UTF_8));
     }
 
     /** Removed and added again with another URL before the next recheck: the old URL gets nothing more. */
