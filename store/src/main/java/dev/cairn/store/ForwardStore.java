@@ -188,12 +188,15 @@ public final class ForwardStore {
      */
     public int dropDeadLettersHolding(List<byte[]> needles, Long parkedBeforeMillis) {
         List<Long> drop = new ArrayList<>();
-        AnyOf erased = needles.isEmpty() ? null : AnyOf.of(needles); // one pass per body, however many ids
+        AnyOf erased = null; // one pass per body, however many ids; made only when there is a body to read
         try (Connection c = db.reader(); PreparedStatement ps = c.prepareStatement(db.sql("forward_dead_letter_bodies"));
              ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                boolean holds = parkedBeforeMillis != null && rs.getLong(3) < parkedBeforeMillis
-                        || erased != null && erased.in(rs.getBytes(2));
+                boolean holds = parkedBeforeMillis != null && rs.getLong(3) < parkedBeforeMillis;
+                if (!holds && !needles.isEmpty()) {
+                    erased = erased == null ? AnyOf.of(needles) : erased;
+                    holds = erased.in(rs.getBytes(2));
+                }
                 if (holds) {
                     drop.add(rs.getLong(1));
                 }
