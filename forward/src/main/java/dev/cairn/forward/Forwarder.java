@@ -11,7 +11,6 @@ import dev.cairn.xapi.Attachment;
 import dev.cairn.xapi.FilterKeys;
 import dev.cairn.xapi.Statement;
 import dev.cairn.xapi.StatementParser;
-import dev.cairn.xapi.XapiVersion;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -194,8 +193,7 @@ final class Forwarder {
         List<Delivery.Forwarded> statements = new ArrayList<>();
         // Contents go to LRS targets only, and count once per batch however many of its statements name them.
         boolean withContents = t.stored().kind().equals(Target.LRS);
-        // An LRS of 1.0.3 takes only some statements: read each one's version (a webhook takes every statement).
-        boolean olderTarget = withContents && t.version() == XapiVersion.V1_0_3;
+        boolean olderTarget = t.passesOverByVersion(); // then each statement's version is read
         Set<String> counted = new HashSet<>();
         long last = position;
         long firstNanos = 0;

@@ -30,7 +30,12 @@ public record Target(ForwardTarget stored, URI url, StatementFilter filter, Xapi
      * one of 2.0.0 takes both.
      */
     public boolean takes(String statementVersion) {
-        return version != XapiVersion.V1_0_3 || statementVersion == null || statementVersion.startsWith("1.0");
+        return !passesOverByVersion() || statementVersion == null || statementVersion.startsWith("1.0");
+    }
+
+    /** Whether some statements are passed over for their version: an LRS of 1.0.3 (a webhook takes every one). */
+    public boolean passesOverByVersion() {
+        return LRS.equals(stored.kind()) && version == XapiVersion.V1_0_3;
     }
 
     /**
