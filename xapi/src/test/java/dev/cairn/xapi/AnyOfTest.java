@@ -41,18 +41,40 @@ class AnyOfTest {
         Random r = new Random(22);
         for (int round = 0; round < 500; round++) {
             List<byte[]> needles = new ArrayList<>();
-            for (int i = 0; i < 1 + r.nextInt(6); i++) {
-                byte[] n = new byte[1 + r.nextInt(4)];
+            for (int i = 0, count = 1 + r.nextInt(round % 2 == 0 ? 6 : 40); i < count; i++) {
+                byte[] n = new byte[1 + r.nextInt(round % 2 == 0 ? 4 : 7)];
                 for (int k = 0; k < n.length; k++) {
                     n[k] = (byte) ('a' + r.nextInt(3));
                 }
                 needles.add(n);
             }
-            byte[] text = new byte[r.nextInt(30)];
+            byte[] text = new byte[r.nextInt(60)];
             for (int k = 0; k < text.length; k++) {
                 text[k] = (byte) ('a' + r.nextInt(4));
             }
             assertEquals(each(needles, text), AnyOf.of(needles).in(text), "round " + round);
         }
+    }
+
+    /** A dead-letter search for every id of a large erasure: a table of 256 transitions per state needed 1 KB a byte. */
+    @Test
+    void holdsAHundredThousandStatementIdsInMemoryOfTheirSize() {
+        List<byte[]> ids = new ArrayList<>();
+        for (int i = 0; i < 100_000; i++) {
+            ids.add(b(new java.util.UUID(0x5eedL * i, i).toString()));
+        }
+        long before = usedMemory();
+        AnyOf a = AnyOf.of(ids);
+        long grown = usedMemory() - before;
+        assertEquals(true, a.in(b("{\"statement\":{\"id\":\"" + new java.util.UUID(0x5eedL * 777, 777) + "\"}}")));
+        assertEquals(false, a.in(b("{\"statement\":{\"id\":\"" + new java.util.UUID(0x5eedL * 777, 778) + "\"}}")));
+        // 3.6 million bytes of ids: a full table per state would be 3.6 GB (more than the tests' heap); a few ints
+        // per state is under 100 MB.
+        assertEquals(true, grown < 256L << 20, "the automaton took " + (grown >> 20) + " MiB");
+    }
+
+    private static long usedMemory() {
+        System.gc();
+        return Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory();
     }
 }
