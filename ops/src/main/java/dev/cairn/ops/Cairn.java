@@ -136,11 +136,11 @@ public final class Cairn implements AutoCloseable {
             Runnable wakeProjector = () -> { };
             BooleanSupplier projectorRunning = () -> true;
             if (roles.contains(Role.PROJECT)) {
-                // Alone, the projector cannot see the ingest process's writers wait, so it never lingers.
-                long linger = roles.contains(Role.INGEST) ? TimeUnit.MILLISECONDS.toNanos(PROJECTOR_LINGER_MILLIS) : 0;
-                ProjectorRunner projector = new ProjectorRunner(
-                        new Projector(log, new ProjectionWriter(db), tracker, s.get(PROJECTOR_BATCH)),
-                        linger);
+                Projector projecting = new Projector(log, new ProjectionWriter(db), tracker, s.get(PROJECTOR_BATCH));
+                // Alone, the projector is not woken by a sequencer and cannot see the ingest's writers wait.
+                ProjectorRunner projector = roles.contains(Role.INGEST)
+                        ? ProjectorRunner.besideIngest(projecting, TimeUnit.MILLISECONDS.toNanos(PROJECTOR_LINGER_MILLIS))
+                        : ProjectorRunner.alone(projecting);
                 projector.start();
                 started(projector);
                 wakeProjector = projector::wake;

@@ -64,12 +64,16 @@ public final class Projector implements AutoCloseable {
     private final ArrayDeque<Future<Chunk>> ahead = new ArrayDeque<>();
     /** Whether the last {@link #doWork()} stopped at the end of the log rather than at a full batch. */
     private boolean caughtUp;
+    /** Chunk reads handed to the reader thread so far. */
+    private long readsStarted;
 
     /**
-     * Prepared entries that follow the previous chunk's in the log. An empty chunk means the log had nothing more
-     * when its read began ({@code lookedAtMillis}, and {@code readNanos} to order it against a call).
+     * Prepared entries that follow the previous chunk's in the log; {@code atEnd} when the read stopped at the log's
+     * end rather than at a chunk's size. An empty chunk means the log had nothing more when its read began
+     * ({@code lookedAtMillis}, and {@code readNanos} to order it against a call).
      */
-    private record Chunk(long lookedAtMillis, long readNanos, List<PreparedEntry> entries, BadLogEntryException bad) {
+    private record Chunk(long lookedAtMillis, long readNanos, List<PreparedEntry> entries, boolean atEnd,
+                         BadLogEntryException bad) {
     }
 
     /** A projector that applies {@code log} through {@code writer}, which it closes when it closes. */
@@ -93,6 +97,11 @@ public final class Projector implements AutoCloseable {
     /** Whether the last {@link #doWork()} applied everything the log held (rather than stopping at a full batch). */
     boolean caughtUp() {
         return caughtUp;
+    }
+
+    /** Chunk reads handed to the reader thread so far, for the tests of what a pass at the log's end costs. */
+    long readsStarted() {
+        return readsStarted;
     }
 
     /** Whether a writer waits for a log entry to become visible. */
@@ -124,7 +133,7 @@ public final class Projector implements AutoCloseable {
         caughtUp = false;
         try {
             while (statements < maxStatementsPerBatch) {
-                while (ahead.size() < CHUNKS_AHEAD) {
+                if (ahead.isEmpty()) {
                     ahead.add(readAhead());
                 }
                 Chunk chunk = await(ahead.poll());
@@ -141,6 +150,13 @@ public final class Projector implements AutoCloseable {
                     caughtUp = true;
                     break;
                 }
+                // The log has more: read ahead while these are written. Only then: at the log's end, reads kept in
+                // flight would each come back empty, a hand-off to the reader thread and back per read.
+                if (!chunk.atEnd()) {
+                    while (ahead.size() < CHUNKS_AHEAD) {
+                        ahead.add(readAhead());
+                    }
+                }
                 for (PreparedEntry e : chunk.entries()) {
                     apply(e);
                     statements += e.size();
@@ -148,6 +164,11 @@ public final class Projector implements AutoCloseable {
                 }
                 entries += chunk.entries().size();
                 if (bad != null) {
+                    break;
+                }
+                if (chunk.atEnd() && ahead.isEmpty()) {
+                    // Entries synced since that read come with a wake-up of the runner, or its next look.
+                    caughtUp = true;
                     break;
                 }
             }
@@ -183,6 +204,7 @@ public final class Projector implements AutoCloseable {
     }
 
     private Future<Chunk> readAhead() {
+        readsStarted++;
         long from = reopenAt;
         reopenAt = CONTINUE;
         return reader.submit(() -> read(from));
@@ -201,17 +223,20 @@ public final class Projector implements AutoCloseable {
         int statements = 0;
         long bytes = 0;
         try {
-            LogEntry e;
-            while (statements < CHUNK_STATEMENTS && bytes < CHUNK_BYTES && (e = tailer.next()) != null) {
+            while (statements < CHUNK_STATEMENTS && bytes < CHUNK_BYTES) {
+                LogEntry e = tailer.next();
+                if (e == null) {
+                    return new Chunk(lookedAt, readNanos, entries, true, null);
+                }
                 PreparedEntry p = PreparedEntry.of(e, repeats);
                 entries.add(p);
                 statements += p.size();
                 bytes += p.bytes();
             }
         } catch (BadLogEntryException bad) {
-            return new Chunk(lookedAt, readNanos, entries, bad);
+            return new Chunk(lookedAt, readNanos, entries, false, bad);
         }
-        return new Chunk(lookedAt, readNanos, entries, null);
+        return new Chunk(lookedAt, readNanos, entries, false, null);
     }
 
     private Chunk await(Future<Chunk> chunk) {

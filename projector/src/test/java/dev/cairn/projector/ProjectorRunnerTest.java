@@ -55,8 +55,13 @@ class ProjectorRunnerTest {
         log.close();
     }
 
+    /** A runner beside an ingest, whose sequencer wakes it after each sync ({@link #append()} does). */
     private void startRunner(long lingerNanos) {
-        runner = new ProjectorRunner(new Projector(log, new ProjectionWriter(db), tracker, 100), lingerNanos);
+        start(ProjectorRunner.besideIngest(new Projector(log, new ProjectionWriter(db), tracker, 100), lingerNanos));
+    }
+
+    private void start(ProjectorRunner r) {
+        runner = r;
         runner.start();
     }
 
@@ -68,6 +73,9 @@ class ProjectorRunnerTest {
         long index = appender.append(new StatementsStored(List.of(
                 new StoredStatement(id, 1, json.getBytes(StandardCharsets.UTF_8)))));
         appender.sync();
+        if (runner != null) {
+            runner.wake(); // as the sequencer does after each sync
+        }
         return index;
     }
 
@@ -81,8 +89,7 @@ class ProjectorRunnerTest {
         startRunner(LONG_LINGER_NANOS);
         long first = append();
         awaitApplied(first); // the first write after a quiet spell is applied at once
-        long second = append();
-        runner.wake(); // what the sequencer does after each sync: it does not end the linger
+        long second = append(); // its wake-up does not end the linger
         Thread.sleep(300);
         assertTrue(tracker.current().logIndex() < second, "the second write gathers with later ones");
         assertEquals(first, tracker.current().logIndex());
@@ -102,10 +109,34 @@ class ProjectorRunnerTest {
         startRunner(0);
         append();
         long second = append();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (tracker.current().logIndex() < second && System.nanoTime() < deadline) {
-            Thread.sleep(5); // no writer waits: the runner's own polling applies it
-        }
+        awaitApplied(second);
         assertEquals(second, tracker.current().logIndex());
+    }
+
+    @Test
+    void besideAnIngestAnIdleRunnerWaitsToBeWokenInsteadOfPolling() throws Exception {
+        startRunner(0);
+        awaitApplied(append());
+        long before = runner.passes();
+        Thread.sleep(400);
+        long passes = runner.passes() - before;
+        // At most one pass per WAKE_WAIT_NANOS (20 ms), and a few more for a slow machine's late wake-ups.
+        assertTrue(passes <= 400 / 20 + 5, passes + " passes in 400 ms of an idle log");
+    }
+
+    @Test
+    void aloneTheRunnerFindsWritesNobodyWakesItFor() throws Exception {
+        start(ProjectorRunner.alone(new Projector(log, new ProjectionWriter(db), tracker, 100)));
+        long first = append();
+        awaitApplied(first);
+        appender.append(new StatementsStored(List.of(new StoredStatement(UUID.randomUUID(), 2,
+                ("{\"actor\":{\"mbox\":\"mailto:b@example.com\"},\"verb\":{\"id\":\"http://example.com/v\"},"
+                        + "\"object\":{\"id\":\"http://example.com/a\"}}").getBytes(StandardCharsets.UTF_8)))));
+        appender.sync(); // and no wake-up: the ingest is another process
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (tracker.current().logIndex() == first && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertTrue(tracker.current().logIndex() > first);
     }
 }

@@ -76,6 +76,33 @@ class ProjectorTest extends DatabaseOnEachDialect {
     }
 
     @Test
+    void aPassAtTheLogsEndReadsOnceRatherThanAFullReadAhead() {
+        try (EventLog log = ChronicleLog.open(dir.resolve("log")); Database db = db(); LogAppender appender = log.appender()) {
+            long index = 0;
+            for (int i = 0; i < 100; i++) { // 1,000 statements: chunks of 256, read ahead
+                List<StoredStatement> ten = new java.util.ArrayList<>();
+                for (int k = 0; k < 10; k++) {
+                    ten.add(statement(UUID.randomUUID(), i, COMPLETED, activity("http://example.com/" + i)));
+                }
+                index = appender.append(new StatementsStored(ten));
+            }
+            appender.sync();
+            WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
+            try (Projector projector = new Projector(log, new ProjectionWriter(db), tracker, 10_000)) {
+                assertEquals(100, projector.doWork());
+                assertTrue(projector.readsStarted() > 4, "a log with more entries is read ahead");
+                assertEquals(index, db.watermark().logIndex());
+                long before = projector.readsStarted();
+                for (int pass = 0; pass < 50; pass++) {
+                    assertEquals(0, projector.doWork());
+                }
+                // Each pass looks once, after the reads left in flight when the log's end was met have come back.
+                assertTrue(projector.readsStarted() - before <= 50 + 1, (projector.readsStarted() - before) + " reads");
+            }
+        }
+    }
+
+    @Test
     void aSecondProjectorOnTheSameDatabaseIsFenced() {
         try (EventLog log = ChronicleLog.open(dir.resolve("log")); Database db = db(); LogAppender appender = log.appender()) {
             WatermarkTracker tracker = new WatermarkTracker(db.watermark(), Clock.systemUTC());
@@ -173,7 +200,7 @@ class ProjectorTest extends DatabaseOnEachDialect {
                 assertEquals(good, db.watermark().logIndex());
                 assertEquals(1, db.watermark().seq());
                 assertEquals(1, count(new StatementReader(db), COMPLETED));
-                ProjectorRunner runner = new ProjectorRunner(projector, 0);
+                ProjectorRunner runner = ProjectorRunner.alone(projector);
                 runner.start();
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
                 while (runner.failure() == null && System.nanoTime() < deadline) {

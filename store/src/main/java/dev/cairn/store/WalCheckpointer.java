@@ -23,6 +23,14 @@ import org.slf4j.LoggerFactory;
  * moment, and the log would grow without end; so once its file passes {@link #MAX_WAL_BYTES}, the writer itself
  * runs a TRUNCATE checkpoint between two transactions: it copies what the PASSIVE ones left and empties the log file.
  *
+ * <p>A stream of small commits leaves no such moment either: SQLite starts the log over only when a writer begins at
+ * a moment the last checkpoint had copied every frame, and with a commit every millisecond a checkpoint every 500 ms
+ * never has. The file then grew to {@link #MAX_WAL_BYTES}, every commit writing pages the kernel had to allocate on
+ * disk and in its cache, and was truncated: a single writer's statement cost ~0.5 ms of CPU in those writes. So when
+ * a PASSIVE checkpoint has copied every frame of a log past {@link #RESTART_BYTES}, the writer runs a RESTART
+ * checkpoint after its next commit, which makes the next transaction write from the file's start again, over pages
+ * already allocated. It does not wait: a reader still reading old frames makes it give up until the next checkpoint.
+ *
  * <p>Once the projector has committed nothing for {@link #IDLE_NANOS}, this thread empties the log file too. Until
  * then the file keeps the size of the largest backlog since it was last emptied: space a disk under the reserve may
  * be short of (writes are refused, so nothing commits and nothing else would empty it), and frames every read must
@@ -32,6 +40,8 @@ final class WalCheckpointer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WalCheckpointer.class);
     /** The size past which the log file is emptied: many projector batches' worth. */
     static final long MAX_WAL_BYTES = 256L << 20;
+    /** The frames a fully checkpointed log holds before the writer starts it over (RESTART). */
+    static final long RESTART_BYTES = 4L << 20;
     /** The least time between two PASSIVE checkpoints. */
     static final long INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
     /** How long the projector commits nothing before the log file is emptied. */
@@ -40,6 +50,9 @@ final class WalCheckpointer implements AutoCloseable {
     private final Connection connection;
     private final Path wal;
     private final long maxWalBytes;
+    private final long restartBytes;
+    /** A frame's bytes in the log: a page and its header. */
+    private final long frameBytes;
     private final Thread thread;
     private volatile boolean requested;
     private volatile boolean running = true;
@@ -49,31 +62,45 @@ final class WalCheckpointer implements AutoCloseable {
     /** A transaction of the writer is open: the projector is not idle, however long it takes. */
     private volatile boolean open;
     private volatile long passiveCheckpoints;
+    /** The last PASSIVE checkpoint copied every frame of a log past {@link #restartBytes}. */
+    private volatile boolean restartWanted;
+    private volatile long restarts;
 
-    private WalCheckpointer(Connection connection, Path wal, long maxWalBytes) {
+    private WalCheckpointer(Connection connection, Path wal, long maxWalBytes, long restartBytes, long frameBytes) {
         this.connection = connection;
         this.wal = wal;
         this.maxWalBytes = maxWalBytes;
+        this.restartBytes = restartBytes;
+        this.frameBytes = frameBytes;
         this.thread = new Thread(this::run, "cairn-sqlite-checkpoint");
         this.thread.setDaemon(true);
     }
 
     /** Turns the automatic checkpoint of {@code writer} off and starts checkpointing for it. */
     static WalCheckpointer start(Database db, Connection writer) throws SQLException {
-        return start(db, writer, MAX_WAL_BYTES);
+        return start(db, writer, MAX_WAL_BYTES, RESTART_BYTES);
     }
 
-    /** {@link #start(Database, Connection)}, emptying the log once its file passes {@code maxWalBytes}. */
-    static WalCheckpointer start(Database db, Connection writer, long maxWalBytes) throws SQLException {
+    /**
+     * {@link #start(Database, Connection)}, emptying the log once its file passes {@code maxWalBytes} and starting it
+     * over once a checkpoint has copied {@code restartBytes} of it.
+     */
+    static WalCheckpointer start(Database db, Connection writer, long maxWalBytes, long restartBytes)
+            throws SQLException {
         Path wal;
+        long pageBytes;
         try (Statement s = writer.createStatement()) {
             s.execute("PRAGMA wal_autocheckpoint=0");
             try (ResultSet rs = s.executeQuery("SELECT file FROM pragma_database_list WHERE name = 'main'")) {
                 rs.next();
                 wal = Path.of(rs.getString(1) + "-wal");
             }
+            try (ResultSet rs = s.executeQuery("PRAGMA page_size")) {
+                rs.next();
+                pageBytes = rs.getLong(1);
+            }
         }
-        WalCheckpointer c = new WalCheckpointer(db.newWriter(), wal, maxWalBytes);
+        WalCheckpointer c = new WalCheckpointer(db.newWriter(), wal, maxWalBytes, restartBytes, pageBytes + 24);
         c.thread.start();
         return c;
     }
@@ -94,6 +121,8 @@ final class WalCheckpointer implements AutoCloseable {
         written = true;
         if (walBytes() > maxWalBytes) {
             truncate(writer);
+        } else if (restartWanted) {
+            restart(writer);
         }
         if (!requested) {
             requested = true;
@@ -108,6 +137,33 @@ final class WalCheckpointer implements AutoCloseable {
     void afterRollback(Connection writer) {
         open = false;
         truncate(writer);
+    }
+
+    /** A RESTART checkpoint that gives up at once rather than wait for a reader of old frames. */
+    private void restart(Connection writer) {
+        restartWanted = false;
+        synchronized (this) {
+            try (Statement s = writer.createStatement()) {
+                int busyMillis;
+                try (ResultSet rs = s.executeQuery("PRAGMA busy_timeout")) {
+                    rs.next();
+                    busyMillis = rs.getInt(1);
+                }
+                writer.setAutoCommit(true);
+                s.execute("PRAGMA busy_timeout=0");
+                try (ResultSet rs = s.executeQuery("PRAGMA wal_checkpoint(RESTART)")) {
+                    if (rs.next() && rs.getInt(1) == 0) {
+                        restarts++;
+                    }
+                } finally {
+                    s.execute("PRAGMA busy_timeout=" + busyMillis);
+                    writer.setAutoCommit(false);
+                }
+            } catch (SQLException e) {
+                LOG.debug("starting the SQLite write-ahead log over failed (tried after a later checkpoint): {}",
+                        e.getMessage());
+            }
+        }
     }
 
     private void truncate(Connection writer) {
@@ -146,7 +202,10 @@ final class WalCheckpointer implements AutoCloseable {
             last = System.nanoTime();
             try (Statement s = connection.createStatement()) {
                 synchronized (this) {
-                    checkpoint(s, "PASSIVE");
+                    try (ResultSet rs = s.executeQuery("PRAGMA wal_checkpoint(PASSIVE)")) {
+                        // busy, frames in the log, frames copied: all copied, the writer may start it over
+                        restartWanted = rs.next() && rs.getInt(2) == rs.getInt(3) && rs.getLong(2) * frameBytes >= restartBytes;
+                    }
                 }
                 passiveCheckpoints++;
             } catch (SQLException e) {
@@ -173,6 +232,11 @@ final class WalCheckpointer implements AutoCloseable {
         if (walBytes() > 0) {
             written = true; // a reader kept old frames, or the writer committed meanwhile
         }
+    }
+
+    /** RESTART checkpoints that made the log start over, so far. */
+    long restarts() {
+        return restarts;
     }
 
     /** PASSIVE checkpoints run so far. */

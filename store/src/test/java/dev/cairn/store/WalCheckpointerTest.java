@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
  * SQLite's write-ahead log stays bounded under a writer that commits transaction after transaction, a stream of
  * small commits is checkpointed once per interval, not once per commit, and the log file is emptied once the writer
  * is idle (a disk under the reserve gets its space back; reads after a bulk load look through no old frames), but not
- * while a transaction of the writer is open, however long it takes.
+ * while a transaction of the writer is open, however long it takes; a stream of small commits writes the log file
+ * from its start again once it is checkpointed, rather than growing it.
  */
 class WalCheckpointerTest {
     private static final long MAX_WAL_BYTES = 1 << 20;
@@ -38,7 +39,8 @@ class WalCheckpointerTest {
             byte[] blob = new byte[64 * 1024];
             new Random(7).nextBytes(blob);
             long largest = 0;
-            try (WalCheckpointer checkpointer = WalCheckpointer.start(db, writer, MAX_WAL_BYTES);
+            try (WalCheckpointer checkpointer = WalCheckpointer.start(db, writer, MAX_WAL_BYTES,
+                    WalCheckpointer.RESTART_BYTES);
                  PreparedStatement insert = writer.prepareStatement("INSERT INTO filler (b) VALUES (?)")) {
                 for (int i = 0; i < 400; i++) { // 25 MB, one commit right after another, as a replay commits
                     insert.setBytes(1, blob);
@@ -86,6 +88,27 @@ class WalCheckpointerTest {
                 assertTrue(checkpointer.passiveCheckpoints() > during, "a commit after the last checkpoint is "
                         + "checkpointed once the interval has passed");
             }
+        }
+    }
+
+    @Test
+    void aStreamOfSmallCommitsWritesTheLogFromItsStartAgainRatherThanGrowingIt() throws Exception {
+        Path wal = dir.resolve("cairn.db-wal");
+        long restartBytes = 1 << 20;
+        try (Database db = Database.open("jdbc:sqlite:" + dir.resolve("cairn.db")); Connection writer = db.newWriter()) {
+            createFiller(writer);
+            long largest = 0;
+            try (WalCheckpointer checkpointer = WalCheckpointer.start(db, writer, 1L << 30, restartBytes)) {
+                long end = System.nanoTime() + 8 * WalCheckpointer.INTERVAL_NANOS;
+                while (System.nanoTime() < end) { // a commit every 10 ms: the log is never checkpointed to its end
+                    writeCommits(writer, checkpointer, 1);
+                    largest = Math.max(largest, Files.size(wal));
+                    Thread.sleep(10);
+                }
+                assertTrue(checkpointer.restarts() > 0, "the log was started over");
+            }
+            // 8 intervals of commits wrote ~25 MB; between two checkpoints ~3 MB of them, on top of the restart size.
+            assertTrue(largest < restartBytes + (6 << 20), "the write-ahead log grew to " + largest + " bytes");
         }
     }
 
