@@ -43,7 +43,8 @@ public final class HttpBench {
     public static void main(String[] args) throws Exception {
         Options o = Options.parse(args, "data", "/tmp/cairn-bench-data", "dialects", "sqlite,postgresql",
                 "sets", "0:10000,1:10000,10:10000,0:100000,1:100000,10:100000,10:1000000", "rounds", "400",
-                "warmup", "100", "parts", "reads,writes", "posts", "2000", "batches", "200", "writer-seconds", "5", "writers", "1,4,8");
+                "warmup", "100", "parts", "reads,writes", "posts", "2000", "batches", "200", "writer-seconds", "5", "writers", "1,4,8",
+                "write-warmup-seconds", "20");
         System.out.println(Machine.describe());
         Path base = Path.of(o.value("data"));
         for (String dialect : o.list("dialects")) {
@@ -52,7 +53,8 @@ public final class HttpBench {
                 reads(base, Datasets.parse(base, specs), o.intValue("warmup"), o.intValue("rounds"));
             }
             if (o.list("parts").contains("writes")) {
-                WriteBench.writes(base, dialect, o.intValue("posts"), o.intValue("batches"), o.intValue("writer-seconds"),
+                WriteBench.writes(base, dialect, o.intValue("write-warmup-seconds"), o.intValue("posts"),
+                        o.intValue("batches"), o.intValue("writer-seconds"),
                         o.list("writers").stream().mapToInt(Integer::parseInt).toArray());
             }
         }
