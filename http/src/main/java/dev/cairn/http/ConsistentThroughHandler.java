@@ -12,6 +12,11 @@ import java.util.function.LongSupplier;
 public final class ConsistentThroughHandler implements HttpHandler {
     private final LongSupplier consistentThroughMillis;
     private final HttpHandler next;
+    /** The last time written, which the requests until the projector's next commit share. */
+    private volatile Formatted last = new Formatted(Long.MIN_VALUE, "");
+
+    private record Formatted(long millis, String text) {
+    }
 
     public ConsistentThroughHandler(LongSupplier consistentThroughMillis, HttpHandler next) {
         this.consistentThroughMillis = consistentThroughMillis;
@@ -20,8 +25,13 @@ public final class ConsistentThroughHandler implements HttpHandler {
 
     @Override
     public void handleRequest(HttpServerExchange exchange) throws Exception {
-        exchange.getResponseHeaders().put(Exchanges.CONSISTENT_THROUGH,
-                Timestamps.format(consistentThroughMillis.getAsLong()));
+        long millis = consistentThroughMillis.getAsLong();
+        Formatted f = last;
+        if (f.millis() != millis) {
+            f = new Formatted(millis, Timestamps.format(millis));
+            last = f;
+        }
+        exchange.getResponseHeaders().put(Exchanges.CONSISTENT_THROUGH, f.text());
         next.handleRequest(exchange);
     }
 }

@@ -50,4 +50,21 @@ class TimestampsTest {
         assertFalse(Timestamps.isValid(timestamp, XapiVersion.V1_0_3), timestamp);
         assertFalse(Timestamps.isValid(timestamp, XapiVersion.V2_0_0), timestamp);
     }
+
+    /** What Cairn writes is what java.time writes for the pattern, for every year it can name. */
+    @org.junit.jupiter.api.Test
+    void formatWritesWhatTheFormatterWrites() {
+        java.time.format.DateTimeFormatter reference = java.time.format.DateTimeFormatter
+                .ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(java.time.ZoneOffset.UTC);
+        java.util.List<Long> instants = new java.util.ArrayList<>(java.util.List.of(0L, -1L, 1L, 86_399_999L,
+                951_782_400_000L, 951_868_799_999L, 4_107_542_400_000L, -2_208_988_800_000L, 253_402_300_799_999L,
+                253_402_300_800_000L, -62_135_596_800_000L, -62_135_596_800_001L, Long.MAX_VALUE / 4));
+        java.util.Random r = new java.util.Random(20);
+        for (int i = 0; i < 100_000; i++) {
+            instants.add(r.nextLong(-62_135_596_800_000L, 253_402_300_800_000L)); // years 1 to 9999
+        }
+        for (long t : instants) {
+            assertEquals(reference.format(Instant.ofEpochMilli(t)), Timestamps.format(t), "at " + t);
+        }
+    }
 }
