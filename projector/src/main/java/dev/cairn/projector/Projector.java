@@ -152,7 +152,7 @@ public final class Projector implements AutoCloseable {
                 }
                 // The log has more: read ahead while these are written. Only then: at the log's end, reads kept in
                 // flight would each come back empty, a hand-off to the reader thread and back per read.
-                if (!chunk.atEnd()) {
+                if (!chunk.atEnd() && bad == null) {
                     while (ahead.size() < CHUNKS_AHEAD) {
                         ahead.add(readAhead());
                     }
@@ -166,8 +166,9 @@ public final class Projector implements AutoCloseable {
                 if (bad != null) {
                     break;
                 }
-                if (chunk.atEnd() && ahead.isEmpty()) {
-                    // Entries synced since that read come with a wake-up of the runner, or its next look.
+                if (chunk.atEnd() && ahead.isEmpty() && chunk.readNanos() - started >= 0) {
+                    // Entries synced since that read come with a wake-up of the runner, or its next look. (A chunk
+                    // read before this call began may have missed some the wake-up came for: look again.)
                     caughtUp = true;
                     break;
                 }

@@ -27,9 +27,10 @@ import org.slf4j.LoggerFactory;
  * a moment the last checkpoint had copied every frame, and with a commit every millisecond a checkpoint every 500 ms
  * never has. The file then grew to {@link #MAX_WAL_BYTES}, every commit writing pages the kernel had to allocate on
  * disk and in its cache, and was truncated: a single writer's statement cost ~0.5 ms of CPU in those writes. So when
- * a PASSIVE checkpoint has copied every frame of a log past {@link #RESTART_BYTES}, the writer runs a RESTART
- * checkpoint after its next commit, which makes the next transaction write from the file's start again, over pages
- * already allocated. It does not wait: a reader still reading old frames makes it give up until the next checkpoint.
+ * a PASSIVE checkpoint has copied every frame of a log past {@link #RESTART_BYTES}, this thread runs a RESTART
+ * checkpoint at once, which makes the writer's next transaction write from the file's start again, over pages already
+ * allocated. It does not wait (busy timeout 0): a transaction of the writer, or a reader still reading old frames,
+ * makes it give up until the next checkpoint.
  *
  * <p>Once the projector has committed nothing for {@link #IDLE_NANOS}, this thread empties the log file too. Until
  * then the file keeps the size of the largest backlog since it was last emptied: space a disk under the reserve may
@@ -40,7 +41,7 @@ final class WalCheckpointer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WalCheckpointer.class);
     /** The size past which the log file is emptied: many projector batches' worth. */
     static final long MAX_WAL_BYTES = 256L << 20;
-    /** The frames a fully checkpointed log holds before the writer starts it over (RESTART). */
+    /** The frames a fully checkpointed log holds before it is started over (RESTART). */
     static final long RESTART_BYTES = 4L << 20;
     /** The least time between two PASSIVE checkpoints. */
     static final long INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
@@ -62,8 +63,6 @@ final class WalCheckpointer implements AutoCloseable {
     /** A transaction of the writer is open: the projector is not idle, however long it takes. */
     private volatile boolean open;
     private volatile long passiveCheckpoints;
-    /** The last PASSIVE checkpoint copied every frame of a log past {@link #restartBytes}. */
-    private volatile boolean restartWanted;
     private volatile long restarts;
 
     private WalCheckpointer(Connection connection, Path wal, long maxWalBytes, long restartBytes, long frameBytes) {
@@ -121,8 +120,6 @@ final class WalCheckpointer implements AutoCloseable {
         written = true;
         if (walBytes() > maxWalBytes) {
             truncate(writer);
-        } else if (restartWanted) {
-            restart(writer);
         }
         if (!requested) {
             requested = true;
@@ -137,33 +134,6 @@ final class WalCheckpointer implements AutoCloseable {
     void afterRollback(Connection writer) {
         open = false;
         truncate(writer);
-    }
-
-    /** A RESTART checkpoint that gives up at once rather than wait for a reader of old frames. */
-    private void restart(Connection writer) {
-        restartWanted = false;
-        synchronized (this) {
-            try (Statement s = writer.createStatement()) {
-                int busyMillis;
-                try (ResultSet rs = s.executeQuery("PRAGMA busy_timeout")) {
-                    rs.next();
-                    busyMillis = rs.getInt(1);
-                }
-                writer.setAutoCommit(true);
-                s.execute("PRAGMA busy_timeout=0");
-                try (ResultSet rs = s.executeQuery("PRAGMA wal_checkpoint(RESTART)")) {
-                    if (rs.next() && rs.getInt(1) == 0) {
-                        restarts++;
-                    }
-                } finally {
-                    s.execute("PRAGMA busy_timeout=" + busyMillis);
-                    writer.setAutoCommit(false);
-                }
-            } catch (SQLException e) {
-                LOG.debug("starting the SQLite write-ahead log over failed (tried after a later checkpoint): {}",
-                        e.getMessage());
-            }
-        }
     }
 
     private void truncate(Connection writer) {
@@ -202,9 +172,14 @@ final class WalCheckpointer implements AutoCloseable {
             last = System.nanoTime();
             try (Statement s = connection.createStatement()) {
                 synchronized (this) {
+                    boolean copiedAll;
                     try (ResultSet rs = s.executeQuery("PRAGMA wal_checkpoint(PASSIVE)")) {
-                        // busy, frames in the log, frames copied: all copied, the writer may start it over
-                        restartWanted = rs.next() && rs.getInt(2) == rs.getInt(3) && rs.getLong(2) * frameBytes >= restartBytes;
+                        // busy, frames in the log, frames copied
+                        copiedAll = rs.next() && rs.getInt(2) == rs.getInt(3)
+                                && rs.getLong(2) * frameBytes >= restartBytes;
+                    }
+                    if (copiedAll) {
+                        restart(s);
                     }
                 }
                 passiveCheckpoints++;
@@ -212,6 +187,26 @@ final class WalCheckpointer implements AutoCloseable {
                 LOG.warn("checkpointing the SQLite write-ahead log failed (retried after the next commit): {}",
                         e.getMessage());
             }
+        }
+    }
+
+    /**
+     * A RESTART checkpoint on this thread's connection (in auto-commit, like every statement it runs) that gives up at
+     * once rather than wait for the writer or a reader; the busy timeout is restored for the idle TRUNCATE, which waits.
+     */
+    private void restart(Statement s) throws SQLException {
+        int busyMillis;
+        try (ResultSet rs = s.executeQuery("PRAGMA busy_timeout")) {
+            rs.next();
+            busyMillis = rs.getInt(1);
+        }
+        s.execute("PRAGMA busy_timeout=0");
+        try (ResultSet rs = s.executeQuery("PRAGMA wal_checkpoint(RESTART)")) {
+            if (rs.next() && rs.getInt(1) == 0) {
+                restarts++;
+            }
+        } finally {
+            s.execute("PRAGMA busy_timeout=" + busyMillis);
         }
     }
 
