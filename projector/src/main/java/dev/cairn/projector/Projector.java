@@ -150,13 +150,6 @@ public final class Projector implements AutoCloseable {
                     caughtUp = true;
                     break;
                 }
-                // The log has more: read ahead while these are written. Only then: at the log's end, reads kept in
-                // flight would each come back empty, a hand-off to the reader thread and back per read.
-                if (!chunk.atEnd() && bad == null) {
-                    while (ahead.size() < CHUNKS_AHEAD) {
-                        ahead.add(readAhead());
-                    }
-                }
                 for (PreparedEntry e : chunk.entries()) {
                     apply(e);
                     statements += e.size();
@@ -165,6 +158,15 @@ public final class Projector implements AutoCloseable {
                 entries += chunk.entries().size();
                 if (bad != null) {
                     break;
+                }
+                // The log has more: read ahead while the next chunks are written. Only then: at the log's end, reads
+                // kept in flight would each come back empty, a hand-off to the reader thread and back per read. (Not
+                // before this chunk is written: a chunk more in memory broke the heap bound of a replay of
+                // attachments.)
+                if (!chunk.atEnd()) {
+                    while (ahead.size() < CHUNKS_AHEAD) {
+                        ahead.add(readAhead());
+                    }
                 }
                 if (chunk.atEnd() && ahead.isEmpty() && chunk.readNanos() - started >= 0) {
                     // Entries synced since that read come with a wake-up of the runner, or its next look. (A chunk
