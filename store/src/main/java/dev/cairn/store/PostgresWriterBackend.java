@@ -68,6 +68,10 @@ final class PostgresWriterBackend implements WriterBackend {
     }
 
     @Override
+    public void beforeBegin() {
+    }
+
+    @Override
     public void afterBegin() {
     }
 

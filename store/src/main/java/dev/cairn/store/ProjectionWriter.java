@@ -155,6 +155,9 @@ public final class ProjectionWriter implements AutoCloseable {
         if (inTransaction) {
             return;
         }
+        if (backend != null) { // none before the first connection
+            backend.beforeBegin();
+        }
         boolean claimed;
         try {
             claimed = transaction.claim();

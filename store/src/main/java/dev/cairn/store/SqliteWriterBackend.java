@@ -12,7 +12,6 @@ import java.sql.SQLException;
 final class SqliteWriterBackend implements WriterBackend {
     static final int ROWS_PER_INSERT = 250;
 
-    private final Connection c;
     private final WalCheckpointer checkpointer;
     private final PreparedStatement insertStatement;
     private final PreparedStatement oneMatch;
@@ -20,7 +19,6 @@ final class SqliteWriterBackend implements WriterBackend {
 
     /** Starts checkpointing for {@code c} before the writer opens its first transaction on it. */
     SqliteWriterBackend(Database db, Connection c) throws SQLException {
-        this.c = c;
         checkpointer = WalCheckpointer.start(db, c);
         try {
             insertStatement = c.prepareStatement(db.sql("insert_statement"));
@@ -92,14 +90,19 @@ final class SqliteWriterBackend implements WriterBackend {
     }
 
     @Override
+    public void beforeBegin() {
+        checkpointer.beforeBegin();
+    }
+
+    @Override
     public void afterCommit() {
-        checkpointer.afterCommit(c);
+        checkpointer.afterCommit();
     }
 
     /** The disk may be full: gives back the space of the failed transaction. */
     @Override
     public void afterRollback() {
-        checkpointer.afterRollback(c);
+        checkpointer.afterRollback();
     }
 
     @Override

@@ -8,6 +8,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,10 +28,11 @@ import org.slf4j.LoggerFactory;
  * a moment the last checkpoint had copied every frame, and with a commit every millisecond a checkpoint every 500 ms
  * never has. The file then grew to {@link #MAX_WAL_BYTES}, every commit writing pages the kernel had to allocate on
  * disk and in its cache, and was truncated: a single writer's statement cost ~0.5 ms of CPU in those writes. So when
- * a PASSIVE checkpoint has copied every frame of a log past {@link #RESTART_BYTES}, this thread runs a RESTART
- * checkpoint at once, which makes the writer's next transaction write from the file's start again, over pages already
- * allocated. It does not wait (busy timeout 0): a transaction of the writer, or a reader still reading old frames,
- * makes it give up until the next checkpoint.
+ * a PASSIVE checkpoint has copied every frame of a log past {@link #RESTART_BYTES}, the writer, before its next
+ * transaction, runs a RESTART checkpoint on this thread's connection (a moment it holds no lock: on this thread the
+ * RESTART would almost never find one under a steady load), which makes that transaction write from the file's start
+ * again, over pages already allocated. It does not wait (busy timeout 0): a reader still reading old frames makes it
+ * give up until the next checkpoint; nor does the writer wait for a checkpoint running on this thread.
  *
  * <p>Once the projector has committed nothing for {@link #IDLE_NANOS}, this thread empties the log file too. Until
  * then the file keeps the size of the largest backlog since it was last emptied: space a disk under the reserve may
@@ -63,7 +65,11 @@ final class WalCheckpointer implements AutoCloseable {
     /** A transaction of the writer is open: the projector is not idle, however long it takes. */
     private volatile boolean open;
     private volatile long passiveCheckpoints;
+    /** The last PASSIVE checkpoint copied every frame of a log past {@link #restartBytes}. */
+    private volatile boolean restartWanted;
     private volatile long restarts;
+    /** One checkpoint at a time (SQLite refuses a second at once), on either connection. */
+    private final ReentrantLock checkpointing = new ReentrantLock();
 
     private WalCheckpointer(Connection connection, Path wal, long maxWalBytes, long restartBytes, long frameBytes) {
         this.connection = connection;
@@ -104,23 +110,19 @@ final class WalCheckpointer implements AutoCloseable {
         return c;
     }
 
-    /**
-     * Called by the writer right after each commit, on its own connection: empties the log there when it has grown
-     * past the limit, and asks for a PASSIVE checkpoint of what is committed now (run at once when the last one is an
-     * interval old, else when it is).
-     */
     /** Called by the writer when it has opened a transaction. */
     void afterBegin() {
         open = true;
     }
 
-    void afterCommit(Connection writer) {
+    /**
+     * Called by the writer right after each commit: asks for a PASSIVE checkpoint of what is committed now (run at once
+     * when the last one is an interval old, else when it is).
+     */
+    void afterCommit() {
         open = false;
         lastCommitNanos = System.nanoTime();
         written = true;
-        if (walBytes() > maxWalBytes) {
-            truncate(writer);
-        }
         if (!requested) {
             requested = true;
             LockSupport.unpark(thread);
@@ -128,32 +130,52 @@ final class WalCheckpointer implements AutoCloseable {
     }
 
     /**
+     * Called by the writer before it opens a transaction, when it holds no lock: empties the log (TRUNCATE) once its
+     * file has grown past the limit, waiting for a checkpoint in progress; or starts it over (RESTART) when the last
+     * PASSIVE checkpoint copied all of it, unless a checkpoint is in progress. Both run on this checkpointer's
+     * connection: the writer's stays in its transaction mode.
+     */
+    void beforeBegin() {
+        if (walBytes() > maxWalBytes) {
+            checkpointing.lock();
+            try {
+                checkpointOrWarn("TRUNCATE");
+            } finally {
+                checkpointing.unlock();
+            }
+        } else if (restartWanted && checkpointing.tryLock()) {
+            try {
+                restartWanted = false;
+                restart();
+            } finally {
+                checkpointing.unlock();
+            }
+        }
+    }
+
+    /**
      * Called by the writer after a transaction failed and was rolled back: the disk may be full, and the log file
      * keeps the size of its largest transaction until emptied, so empty it now to give that space back.
      */
-    void afterRollback(Connection writer) {
+    void afterRollback() {
         open = false;
-        truncate(writer);
+        checkpointing.lock();
+        try {
+            checkpointOrWarn("TRUNCATE");
+        } finally {
+            checkpointing.unlock();
+        }
     }
 
-    private void truncate(Connection writer) {
+    private void checkpointOrWarn(String mode) {
         long start = System.nanoTime();
-        // One checkpoint at a time (SQLite refuses a second at once), and outside any transaction: the driver
-        // opens the next one right after a commit while auto-commit is off.
-        synchronized (this) {
-            try (Statement s = writer.createStatement()) {
-                writer.setAutoCommit(true);
-                try {
-                    checkpoint(s, "TRUNCATE");
-                } finally {
-                    writer.setAutoCommit(false); // never leave the writer committing statement by statement
-                }
-            } catch (SQLException e) {
-                LOG.warn("emptying the SQLite write-ahead log failed (tried again after the next commit): {}",
-                        e.getMessage());
-            }
+        try (Statement s = connection.createStatement()) {
+            checkpoint(s, mode);
+        } catch (SQLException e) {
+            LOG.warn("emptying the SQLite write-ahead log failed (tried again before the next transaction): {}",
+                    e.getMessage());
         }
-        LOG.debug("the SQLite write-ahead log is {} bytes after a TRUNCATE checkpoint of {} ms", walBytes(),
+        LOG.debug("the SQLite write-ahead log is {} bytes after a {} checkpoint of {} ms", walBytes(), mode,
                 (System.nanoTime() - start) / 1_000_000);
     }
 
@@ -170,30 +192,34 @@ final class WalCheckpointer implements AutoCloseable {
             }
             requested = false;
             last = System.nanoTime();
-            try (Statement s = connection.createStatement()) {
-                synchronized (this) {
-                    boolean copiedAll;
-                    try (ResultSet rs = s.executeQuery("PRAGMA wal_checkpoint(PASSIVE)")) {
-                        // busy, frames in the log, frames copied
-                        copiedAll = rs.next() && rs.getInt(2) == rs.getInt(3)
-                                && rs.getLong(2) * frameBytes >= restartBytes;
-                    }
-                    if (copiedAll) {
-                        restart(s);
-                    }
-                }
+            checkpointing.lock();
+            try (Statement s = connection.createStatement();
+                 ResultSet rs = s.executeQuery("PRAGMA wal_checkpoint(PASSIVE)")) {
+                // busy, frames in the log, frames copied
+                restartWanted = rs.next() && rs.getInt(2) == rs.getInt(3) && rs.getLong(2) * frameBytes >= restartBytes;
                 passiveCheckpoints++;
             } catch (SQLException e) {
                 LOG.warn("checkpointing the SQLite write-ahead log failed (retried after the next commit): {}",
                         e.getMessage());
+            } finally {
+                checkpointing.unlock();
             }
         }
     }
 
     /**
-     * A RESTART checkpoint on this thread's connection (in auto-commit, like every statement it runs) that gives up at
-     * once rather than wait for the writer or a reader; the busy timeout is restored for the idle TRUNCATE, which waits.
+     * A RESTART checkpoint on this checkpointer's connection (in auto-commit, like every statement it runs) that gives
+     * up at once rather than wait for a reader; the busy timeout is restored for the TRUNCATEs, which wait.
      */
+    private void restart() {
+        try (Statement s = connection.createStatement()) {
+            restart(s);
+        } catch (SQLException e) {
+            LOG.debug("starting the SQLite write-ahead log over failed (tried after the next checkpoint): {}",
+                    e.getMessage());
+        }
+    }
+
     private void restart(Statement s) throws SQLException {
         int busyMillis;
         try (ResultSet rs = s.executeQuery("PRAGMA busy_timeout")) {
@@ -217,12 +243,13 @@ final class WalCheckpointer implements AutoCloseable {
      */
     private void emptyWhileIdle() {
         written = false; // a commit from here on asks for the next emptying
+        checkpointing.lock();
         try (Statement s = connection.createStatement()) {
-            synchronized (this) {
-                checkpoint(s, "TRUNCATE");
-            }
+            checkpoint(s, "TRUNCATE");
         } catch (SQLException e) {
             LOG.debug("emptying the idle SQLite write-ahead log failed (tried again): {}", e.getMessage());
+        } finally {
+            checkpointing.unlock();
         }
         if (walBytes() > 0) {
             written = true; // a reader kept old frames, or the writer committed meanwhile

@@ -26,6 +26,9 @@ interface WriterBackend extends AutoCloseable {
     /** Forgets the rows added and not yet sent (the transaction is rolled back). */
     void clear() throws SQLException;
 
+    /** Runs before the writer opens a transaction, when it holds no lock of the database. */
+    void beforeBegin();
+
     /** Runs right after the writer opened a transaction. */
     void afterBegin();
 

@@ -43,10 +43,11 @@ class WalCheckpointerTest {
                     WalCheckpointer.RESTART_BYTES);
                  PreparedStatement insert = writer.prepareStatement("INSERT INTO filler (b) VALUES (?)")) {
                 for (int i = 0; i < 400; i++) { // 25 MB, one commit right after another, as a replay commits
+                    checkpointer.beforeBegin();
                     insert.setBytes(1, blob);
                     insert.executeUpdate();
                     writer.commit();
-                    checkpointer.afterCommit(writer);
+                    checkpointer.afterCommit();
                     largest = Math.max(largest, Files.size(wal));
                 }
             }
@@ -71,7 +72,7 @@ class WalCheckpointerTest {
                     insert.setInt(1, i);
                     insert.executeUpdate();
                     writer.commit();
-                    checkpointer.afterCommit(writer);
+                    checkpointer.afterCommit();
                 }
                 long intervals = (System.nanoTime() - start) / WalCheckpointer.INTERVAL_NANOS;
                 long during = checkpointer.passiveCheckpoints();
@@ -80,7 +81,7 @@ class WalCheckpointerTest {
                 insert.setInt(1, commits);
                 insert.executeUpdate();
                 writer.commit();
-                checkpointer.afterCommit(writer);
+                checkpointer.afterCommit();
                 long deadline = System.nanoTime() + 5 * WalCheckpointer.INTERVAL_NANOS;
                 while (checkpointer.passiveCheckpoints() == during && System.nanoTime() < deadline) {
                     Thread.sleep(10);
@@ -127,11 +128,12 @@ class WalCheckpointerTest {
         new Random(11).nextBytes(blob);
         try (PreparedStatement insert = writer.prepareStatement("INSERT INTO filler (b) VALUES (?)")) {
             for (int i = 0; i < commits; i++) {
+                checkpointer.beforeBegin();
                 checkpointer.afterBegin();
                 insert.setBytes(1, blob);
                 insert.executeUpdate();
                 writer.commit();
-                checkpointer.afterCommit(writer);
+                checkpointer.afterCommit();
             }
         }
     }
@@ -172,7 +174,7 @@ class WalCheckpointerTest {
                 Thread.sleep(TimeUnit.NANOSECONDS.toMillis(3 * WalCheckpointer.IDLE_NANOS));
                 assertTrue(Files.size(wal) > 0, "no emptying while the writer's transaction is open");
                 writer.commit();
-                checkpointer.afterCommit(writer);
+                checkpointer.afterCommit();
                 awaitWal(wal, true, 4 * WalCheckpointer.IDLE_NANOS);
                 assertEquals(0, Files.size(wal), "emptied once idle after the commit");
             }
