@@ -45,6 +45,7 @@ public final class ProjectionWriter implements AutoCloseable {
     private void prepare(Connection c) throws SQLException {
         if (backend != null) {
             backend.close();
+            backend = null; // until the new one is made: a closed one must not be used if making it fails
         }
         backend = db.dialect().writerBackend(db, c);
         keyIds.prepare(c);

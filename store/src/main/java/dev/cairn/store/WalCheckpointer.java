@@ -14,9 +14,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Checkpoints SQLite's write-ahead log on its own thread after projector commits, so that the projector never
- * stops to copy the committed pages into the database file and sync it, which is what SQLite's automatic
- * checkpoint does inside the committing connection. At most one checkpoint runs per {@link #INTERVAL_NANOS}: a
+ * Checkpoints SQLite's write-ahead log on its own thread after projector commits, so that the projector does not
+ * stop to copy the committed pages into the database file and sync it after every commit, which is what SQLite's
+ * automatic checkpoint does inside the committing connection (the RESTART below copies what the last transaction
+ * added and syncs, at most once per interval). At most one checkpoint runs per {@link #INTERVAL_NANOS}: a
  * stream of small commits (single-statement writes) then costs one copy and two syncs per interval rather than per
  * commit, and a page that many commits change is copied once. PASSIVE checkpoints never block the writer or the
  * readers; SQLite starts the log over from its beginning once a checkpoint has copied everything and no reader
@@ -68,11 +69,20 @@ final class WalCheckpointer implements AutoCloseable {
     /** The last PASSIVE checkpoint copied every frame of a log past {@link #restartBytes}. */
     private volatile boolean restartWanted;
     private volatile long restarts;
+    /** The last TRUNCATE before a transaction found a reader of old frames (warned once until one succeeds). */
+    private boolean truncateRefused;
+    /** The busy timeout of this checkpointer's connection, restored after each checkpoint that does not wait. */
+    private final int busyMillis;
     /** One checkpoint at a time (SQLite refuses a second at once), on either connection. */
     private final ReentrantLock checkpointing = new ReentrantLock();
 
-    private WalCheckpointer(Connection connection, Path wal, long maxWalBytes, long restartBytes, long frameBytes) {
+    private WalCheckpointer(Connection connection, Path wal, long maxWalBytes, long restartBytes, long frameBytes)
+            throws SQLException {
         this.connection = connection;
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("PRAGMA busy_timeout")) {
+            rs.next();
+            this.busyMillis = rs.getInt(1);
+        }
         this.wal = wal;
         this.maxWalBytes = maxWalBytes;
         this.restartBytes = restartBytes;
@@ -105,7 +115,14 @@ final class WalCheckpointer implements AutoCloseable {
                 pageBytes = rs.getLong(1);
             }
         }
-        WalCheckpointer c = new WalCheckpointer(db.newWriter(), wal, maxWalBytes, restartBytes, pageBytes + 24);
+        Connection own = db.newWriter();
+        WalCheckpointer c;
+        try {
+            c = new WalCheckpointer(own, wal, maxWalBytes, restartBytes, pageBytes + 24);
+        } catch (SQLException e) {
+            own.close();
+            throw e;
+        }
         c.thread.start();
         return c;
     }
@@ -133,20 +150,30 @@ final class WalCheckpointer implements AutoCloseable {
      * Called by the writer before it opens a transaction, when it holds no lock: empties the log (TRUNCATE) once its
      * file has grown past the limit, waiting for a checkpoint in progress; or starts it over (RESTART) when the last
      * PASSIVE checkpoint copied all of it, unless a checkpoint is in progress. Both run on this checkpointer's
-     * connection: the writer's stays in its transaction mode.
+     * connection (the writer's stays in its transaction mode) and neither waits for a reader that still reads old
+     * frames: SQLite cannot empty the log under it, and waiting the busy timeout before every transaction slowed the
+     * projector to one transaction per timeout. The log then grows until the reader is done, said once in the log.
      */
     void beforeBegin() {
         if (walBytes() > maxWalBytes) {
             checkpointing.lock();
             try {
-                checkpointOrWarn("TRUNCATE");
+                boolean emptied = withoutWaiting("TRUNCATE");
+                if (!emptied && !truncateRefused) {
+                    LOG.warn("the SQLite write-ahead log is {} MB, past its limit of {} MB, and cannot be emptied while"
+                            + " a reader still reads older frames (a long query or export); tried again before each "
+                            + "transaction", walBytes() >> 20, maxWalBytes >> 20);
+                }
+                truncateRefused = !emptied;
             } finally {
                 checkpointing.unlock();
             }
         } else if (restartWanted && checkpointing.tryLock()) {
             try {
                 restartWanted = false;
-                restart();
+                if (withoutWaiting("RESTART")) {
+                    restarts++;
+                }
             } finally {
                 checkpointing.unlock();
             }
@@ -208,31 +235,21 @@ final class WalCheckpointer implements AutoCloseable {
     }
 
     /**
-     * A RESTART checkpoint on this checkpointer's connection (in auto-commit, like every statement it runs) that gives
-     * up at once rather than wait for a reader; the busy timeout is restored for the TRUNCATEs, which wait.
+     * A checkpoint of {@code mode} on this checkpointer's connection (in auto-commit, like every statement it runs) that
+     * gives up at once rather than wait; whether it completed. The busy timeout is restored for the checkpoints that
+     * wait (the idle TRUNCATE, the one after a rollback).
      */
-    private void restart() {
+    private boolean withoutWaiting(String mode) {
         try (Statement s = connection.createStatement()) {
-            restart(s);
-        } catch (SQLException e) {
-            LOG.debug("starting the SQLite write-ahead log over failed (tried after the next checkpoint): {}",
-                    e.getMessage());
-        }
-    }
-
-    private void restart(Statement s) throws SQLException {
-        int busyMillis;
-        try (ResultSet rs = s.executeQuery("PRAGMA busy_timeout")) {
-            rs.next();
-            busyMillis = rs.getInt(1);
-        }
-        s.execute("PRAGMA busy_timeout=0");
-        try (ResultSet rs = s.executeQuery("PRAGMA wal_checkpoint(RESTART)")) {
-            if (rs.next() && rs.getInt(1) == 0) {
-                restarts++;
+            s.execute("PRAGMA busy_timeout=0");
+            try (ResultSet rs = s.executeQuery("PRAGMA wal_checkpoint(" + mode + ")")) {
+                return rs.next() && rs.getInt(1) == 0;
+            } finally {
+                s.execute("PRAGMA busy_timeout=" + busyMillis);
             }
-        } finally {
-            s.execute("PRAGMA busy_timeout=" + busyMillis);
+        } catch (SQLException e) {
+            LOG.debug("a {} checkpoint of the SQLite write-ahead log failed (tried again): {}", mode, e.getMessage());
+            return false;
         }
     }
 

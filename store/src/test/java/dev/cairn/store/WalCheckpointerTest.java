@@ -113,6 +113,33 @@ class WalCheckpointerTest {
         }
     }
 
+    @Test
+    void aReaderOfOldFramesDoesNotMakeEachTransactionWaitForTheLogToBeEmptied() throws Exception {
+        Path file = dir.resolve("cairn.db");
+        Path wal = dir.resolve("cairn.db-wal");
+        try (Database db = Database.open("jdbc:sqlite:" + file); Connection writer = db.newWriter();
+             Connection reader = db.newWriter()) {
+            createFiller(writer);
+            try (WalCheckpointer checkpointer = WalCheckpointer.start(db, writer, MAX_WAL_BYTES,
+                    WalCheckpointer.RESTART_BYTES)) {
+                reader.setAutoCommit(false);
+                try (Statement s = reader.createStatement(); java.sql.ResultSet rs = s.executeQuery(
+                        "SELECT count(*) FROM filler")) { // a long query: its snapshot keeps the frames after it
+                    rs.next();
+                    long start = System.nanoTime();
+                    writeCommits(writer, checkpointer, 30); // ~2 MB, past the limit
+                    long millis = (System.nanoTime() - start) / 1_000_000;
+                    assertTrue(millis < 5_000, "30 transactions took " + millis + " ms beside a reader");
+                    assertTrue(Files.size(wal) > MAX_WAL_BYTES, "the log cannot be emptied under the reader");
+                }
+                reader.commit();
+                writeCommits(writer, checkpointer, 1);
+                checkpointer.beforeBegin();
+                assertTrue(Files.size(wal) < MAX_WAL_BYTES, "emptied once the reader is done: " + Files.size(wal));
+            }
+        }
+    }
+
     /** The table the tests fill, committed; the writer's auto-commit off, as the projector's is. */
     private static void createFiller(Connection writer) throws Exception {
         writer.setAutoCommit(false);
