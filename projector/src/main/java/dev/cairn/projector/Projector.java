@@ -167,8 +167,7 @@ public final class Projector implements AutoCloseable {
                     while (ahead.size() < CHUNKS_AHEAD) {
                         ahead.add(readAhead());
                     }
-                }
-                if (chunk.atEnd() && ahead.isEmpty() && chunk.readNanos() - started >= 0) {
+                } else if (ahead.isEmpty() && chunk.readNanos() - started >= 0) {
                     // Entries synced since that read come with a wake-up of the runner, or its next look. (A chunk
                     // read before this call began may have missed some the wake-up came for: look again.)
                     caughtUp = true;

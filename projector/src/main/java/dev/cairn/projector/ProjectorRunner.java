@@ -44,6 +44,9 @@ public final class ProjectorRunner implements AutoCloseable {
 
     private final Projector projector;
     private final long lingerNanos;
+    /** The first and the longest park after a pass that found nothing. */
+    private final long firstParkNanos;
+    private final long maxParkNanos;
     private final Thread thread;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean running = true;
@@ -51,13 +54,9 @@ public final class ProjectorRunner implements AutoCloseable {
     private volatile Throwable failure;
     /** Failed passes since the last one that worked. */
     private long failures;
+    private long failingSinceMillis;
     /** Passes made, for the tests of how often an idle runner looks. */
     private volatile long passes;
-    private long failingSinceMillis;
-
-    /** The first and the longest park after a pass that found nothing. */
-    private final long firstParkNanos;
-    private final long maxParkNanos;
 
     private ProjectorRunner(Projector projector, long lingerNanos, long firstParkNanos, long maxParkNanos) {
         this.projector = projector;

@@ -158,7 +158,7 @@ final class WalCheckpointer implements AutoCloseable {
         if (walBytes() > maxWalBytes) {
             checkpointing.lock();
             try {
-                boolean emptied = withoutWaiting("TRUNCATE");
+                boolean emptied = checkpoint("TRUNCATE", false).completed();
                 if (!emptied && !truncateRefused) {
                     LOG.warn("the SQLite write-ahead log is {} MB, past its limit of {} MB, and cannot be emptied while"
                             + " a reader still reads older frames (a long query or export); tried again before each "
@@ -171,7 +171,7 @@ final class WalCheckpointer implements AutoCloseable {
         } else if (restartWanted && checkpointing.tryLock()) {
             try {
                 restartWanted = false;
-                if (withoutWaiting("RESTART")) {
+                if (checkpoint("RESTART", false).completed()) {
                     restarts++;
                 }
             } finally {
@@ -188,22 +188,13 @@ final class WalCheckpointer implements AutoCloseable {
         open = false;
         checkpointing.lock();
         try {
-            checkpointOrWarn("TRUNCATE");
+            if (!checkpoint("TRUNCATE", true).completed()) {
+                LOG.warn("emptying the SQLite write-ahead log after a failed transaction did not complete; it is {} MB",
+                        walBytes() >> 20);
+            }
         } finally {
             checkpointing.unlock();
         }
-    }
-
-    private void checkpointOrWarn(String mode) {
-        long start = System.nanoTime();
-        try (Statement s = connection.createStatement()) {
-            checkpoint(s, mode);
-        } catch (SQLException e) {
-            LOG.warn("emptying the SQLite write-ahead log failed (tried again before the next transaction): {}",
-                    e.getMessage());
-        }
-        LOG.debug("the SQLite write-ahead log is {} bytes after a {} checkpoint of {} ms", walBytes(), mode,
-                (System.nanoTime() - start) / 1_000_000);
     }
 
     private void run() {
@@ -220,14 +211,10 @@ final class WalCheckpointer implements AutoCloseable {
             requested = false;
             last = System.nanoTime();
             checkpointing.lock();
-            try (Statement s = connection.createStatement();
-                 ResultSet rs = s.executeQuery("PRAGMA wal_checkpoint(PASSIVE)")) {
-                // busy, frames in the log, frames copied
-                restartWanted = rs.next() && rs.getInt(2) == rs.getInt(3) && rs.getLong(2) * frameBytes >= restartBytes;
+            try {
+                Checkpoint c = checkpoint("PASSIVE", true);
+                restartWanted = c.completed() && c.frames() == c.copied() && c.frames() * frameBytes >= restartBytes;
                 passiveCheckpoints++;
-            } catch (SQLException e) {
-                LOG.warn("checkpointing the SQLite write-ahead log failed (retried after the next commit): {}",
-                        e.getMessage());
             } finally {
                 checkpointing.unlock();
             }
@@ -235,21 +222,33 @@ final class WalCheckpointer implements AutoCloseable {
     }
 
     /**
-     * A checkpoint of {@code mode} on this checkpointer's connection (in auto-commit, like every statement it runs) that
-     * gives up at once rather than wait; whether it completed. The busy timeout is restored for the checkpoints that
-     * wait (the idle TRUNCATE, the one after a rollback).
+     * What {@code PRAGMA wal_checkpoint} answers: whether it completed (SQLite's busy column is 0), the frames in the log
+     * and those copied into the database file. A checkpoint that failed with an error did not complete.
      */
-    private boolean withoutWaiting(String mode) {
+    private record Checkpoint(boolean completed, long frames, long copied) {
+        static final Checkpoint FAILED = new Checkpoint(false, -1, -1);
+    }
+
+    /**
+     * A checkpoint of {@code mode} on this checkpointer's connection (in auto-commit, like every statement it runs),
+     * under {@link #checkpointing}. Unless {@code wait}, it gives up at once rather than wait for the writer or a reader
+     * (busy timeout 0 for it alone).
+     */
+    private Checkpoint checkpoint(String mode, boolean wait) {
         try (Statement s = connection.createStatement()) {
-            s.execute("PRAGMA busy_timeout=0");
+            if (!wait) {
+                s.execute("PRAGMA busy_timeout=0");
+            }
             try (ResultSet rs = s.executeQuery("PRAGMA wal_checkpoint(" + mode + ")")) {
-                return rs.next() && rs.getInt(1) == 0;
+                return rs.next() ? new Checkpoint(rs.getInt(1) == 0, rs.getLong(2), rs.getLong(3)) : Checkpoint.FAILED;
             } finally {
-                s.execute("PRAGMA busy_timeout=" + busyMillis);
+                if (!wait) {
+                    s.execute("PRAGMA busy_timeout=" + busyMillis);
+                }
             }
         } catch (SQLException e) {
             LOG.debug("a {} checkpoint of the SQLite write-ahead log failed (tried again): {}", mode, e.getMessage());
-            return false;
+            return Checkpoint.FAILED;
         }
     }
 
@@ -261,10 +260,8 @@ final class WalCheckpointer implements AutoCloseable {
     private void emptyWhileIdle() {
         written = false; // a commit from here on asks for the next emptying
         checkpointing.lock();
-        try (Statement s = connection.createStatement()) {
-            checkpoint(s, "TRUNCATE");
-        } catch (SQLException e) {
-            LOG.debug("emptying the idle SQLite write-ahead log failed (tried again): {}", e.getMessage());
+        try {
+            checkpoint("TRUNCATE", true);
         } finally {
             checkpointing.unlock();
         }
@@ -281,10 +278,6 @@ final class WalCheckpointer implements AutoCloseable {
     /** PASSIVE checkpoints run so far. */
     long passiveCheckpoints() {
         return passiveCheckpoints;
-    }
-
-    private static void checkpoint(Statement s, String mode) throws SQLException {
-        s.execute("PRAGMA wal_checkpoint(" + mode + ")");
     }
 
     private long walBytes() {

@@ -18,27 +18,18 @@ public final class Timestamps {
     }
 
     public static String format(long epochMillis) {
-        // The date from the count of days (H. Hinnant's civil_from_days): a formatter's fields and objects cost more
-        // than the rest of stamping a statement's stored time or a response's Consistent-Through header.
-        long days = Math.floorDiv(epochMillis, 86_400_000L);
+        // Digits written straight from the date's fields: a formatter's field resolution and objects cost more than the
+        // rest of stamping a statement's stored time or a response's Consistent-Through header.
+        LocalDate date = LocalDate.ofEpochDay(Math.floorDiv(epochMillis, 86_400_000L));
         long millisOfDay = Math.floorMod(epochMillis, 86_400_000L);
-        long z = days + 719_468;
-        long era = Math.floorDiv(z, 146_097);
-        long dayOfEra = z - era * 146_097;
-        long yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365;
-        long dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100);
-        long monthFromMarch = (5 * dayOfYear + 2) / 153;
-        long day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1;
-        long month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9;
-        long year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
-        if (year < 1 || year > 9999) {
+        if (date.getYear() < 1 || date.getYear() > 9999) {
             return MILLIS.format(Instant.ofEpochMilli(epochMillis)); // the pattern's signs and eras
         }
         byte[] b = {'0', '0', '0', '0', '-', '0', '0', '-', '0', '0', 'T', '0', '0', ':', '0', '0', ':', '0', '0', '.',
                 '0', '0', '0', 'Z'};
-        digits(b, 0, 4, year);
-        digits(b, 5, 2, month);
-        digits(b, 8, 2, day);
+        digits(b, 0, 4, date.getYear());
+        digits(b, 5, 2, date.getMonthValue());
+        digits(b, 8, 2, date.getDayOfMonth());
         digits(b, 11, 2, millisOfDay / 3_600_000);
         digits(b, 14, 2, millisOfDay / 60_000 % 60);
         digits(b, 17, 2, millisOfDay / 1000 % 60);
