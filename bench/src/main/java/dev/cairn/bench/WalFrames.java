@@ -21,13 +21,14 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * What one projector commit writes to SQLite's write-ahead log, table by table: against a running {@code cairn serve}
  * on SQLite that nothing else writes to, POSTs of {@code statements} corpus statements with {@code ack=visible} (so
- * each is one projector transaction), one at a time; around each, the frames the log gained are read from the
+ * each is one projector transaction), one at a time, {@code total} statements of each size (enough to take in the
+ * merges of statement_match_recent they cause); around each, the frames the log gained are read from the
  * {@code -wal} file and their pages named by SQLite's {@code dbstat} table. Every frame is a page written whole (and
  * checksummed, and copied once more into the database file by a checkpoint), so these counts are what a small commit
  * costs the projector beyond its SQL.
  *
  * <pre>java -cp bench/target/benchmarks.jar dev.cairn.bench.WalFrames --port 8080 --db DATA/cairn.db
- *     --credential key:secret --statements 1,100 --commits 20</pre>
+ *     --credential key:secret --statements 1,100 --total 2000</pre>
  */
 public final class WalFrames {
     private static final int WAL_HEADER = 32;
@@ -44,7 +45,7 @@ public final class WalFrames {
 
     public static void main(String[] args) throws Exception {
         Options o = Options.parse(args, "port", "8080", "db", "", "credential", "", "statements", "1,100",
-                "commits", "20");
+                "total", "2000");
         Path db = Path.of(o.value("db"));
         Path wal = Path.of(db + "-wal");
         StatementCorpus corpus = new StatementCorpus(0.1);
@@ -55,7 +56,7 @@ public final class WalFrames {
              Connection c = DriverManager.getConnection("jdbc:sqlite:" + db + "?open_mode=1")) {
             for (String n : o.value("statements").split(",")) {
                 int perCommit = Integer.parseInt(n.trim());
-                int commits = o.intValue("commits");
+                int commits = Math.max(1, o.intValue("total") / perCommit);
                 List<Long> written = new ArrayList<>();
                 for (int i = 0; i < commits; i++) {
                     Frames before = read(wal);

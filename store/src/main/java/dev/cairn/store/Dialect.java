@@ -75,6 +75,11 @@ public enum Dialect {
                 }
             }
         }
+
+        @Override
+        boolean keepsRecentMatches() {
+            return true;
+        }
     },
     POSTGRESQL("postgresql") {
         @Override
@@ -181,6 +186,14 @@ public enum Dialect {
     abstract void commitExclusive(Connection c, Statement s) throws SQLException;
 
     abstract void rollbackExclusive(Connection c, Statement s) throws SQLException;
+
+    /**
+     * Whether the match rows of small commits wait in statement_match_recent before they are merged into
+     * statement_match ({@link SqliteWriterBackend}), so that every read of the match index takes both tables.
+     */
+    boolean keepsRecentMatches() {
+        return false;
+    }
 
     /** Driver properties of the projector's connection. */
     java.util.Properties writerProperties() {

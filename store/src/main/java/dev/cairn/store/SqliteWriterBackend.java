@@ -2,20 +2,41 @@ package dev.cairn.store;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 
 /**
  * SQLite: statement rows go as a batch of INSERTs, match rows {@value #ROWS_PER_INSERT} to an INSERT (a row inserted
  * alone costs the driver a bind-step-reset round of native calls), and the write-ahead log is checkpointed off the
  * writer's thread ({@link WalCheckpointer}).
+ *
+ * <p>The match rows of a small commit go to statement_match_recent. statement_match is keyed by entry, so a
+ * statement's dozen match rows sit on a dozen pages far apart, and a commit writes every page it changes whole to the
+ * write-ahead log: one statement cost ~15 pages (~120 KB), 9.5 of them statement_match's (bench/profile-writes,
+ * WalFrames). statement_match_recent is keyed by block, so a commit adds its rows at the end of one small table; once
+ * it holds {@value #MERGE_ROWS} rows they are merged into statement_match in one statement, in its order, where many
+ * rows share each page. Reads take both tables ({@link MatchScan}); a flush of more than {@value #RECENT_FLUSH_ROWS}
+ * rows (a replay's, an import's) shares pages enough and goes straight to statement_match.
  */
 final class SqliteWriterBackend implements WriterBackend {
     static final int ROWS_PER_INSERT = 250;
+    /** The most match rows a flush writes to statement_match_recent (a commit of ~100 statements). */
+    static final int RECENT_FLUSH_ROWS = 1024;
+    /** Match rows written to statement_match_recent (~200 statements' worth) before they are merged. */
+    static final int MERGE_ROWS = 2048;
 
     private final WalCheckpointer checkpointer;
     private final PreparedStatement insertStatement;
     private final PreparedStatement oneMatch;
     private final PreparedStatement manyMatches;
+    private final PreparedStatement oneRecentMatch;
+    private final PreparedStatement manyRecentMatches;
+    private final PreparedStatement mergeRecent;
+    private final PreparedStatement deleteRecent;
+    /** Rows written to statement_match_recent by commits since it was last emptied (a row updated counts again). */
+    private long recentRows;
+    /** The same, by the open transaction: negative when it emptied the table. */
+    private long pendingRecentRows;
 
     /** Starts checkpointing for {@code c} before the writer opens its first transaction on it. */
     SqliteWriterBackend(Database db, Connection c) throws SQLException {
@@ -24,8 +45,17 @@ final class SqliteWriterBackend implements WriterBackend {
             insertStatement = c.prepareStatement(db.sql("insert_statement"));
             String upsert = db.sql("upsert_matches");
             oneMatch = c.prepareStatement(upsert.replace("{rows}", "(?, ?, ?)"));
-            manyMatches = c.prepareStatement(upsert.replace("{rows}",
-                    "(?, ?, ?)" + ", (?, ?, ?)".repeat(ROWS_PER_INSERT - 1)));
+            manyMatches = c.prepareStatement(upsert.replace("{rows}", manyRows()));
+            String upsertRecent = db.sql("upsert_recent_matches");
+            oneRecentMatch = c.prepareStatement(upsertRecent.replace("{rows}", "(?, ?, ?)"));
+            manyRecentMatches = c.prepareStatement(upsertRecent.replace("{rows}", manyRows()));
+            mergeRecent = c.prepareStatement(db.sql("merge_recent_matches"));
+            deleteRecent = c.prepareStatement(db.sql("delete_recent_matches"));
+            try (PreparedStatement count = c.prepareStatement(db.sql("count_recent_matches"));
+                 ResultSet rs = count.executeQuery()) {
+                rs.next();
+                recentRows = rs.getLong(1);
+            }
         } catch (SQLException e) {
             checkpointer.close();
             throw e;
@@ -50,26 +80,49 @@ final class SqliteWriterBackend implements WriterBackend {
         insertStatement.executeBatch();
     }
 
-    /** Every row merged, {@value #ROWS_PER_INSERT} to a statement and the rest one by one. */
+    private static String manyRows() {
+        return "(?, ?, ?)" + ", (?, ?, ?)".repeat(ROWS_PER_INSERT - 1);
+    }
+
+    /**
+     * A small flush's rows into statement_match_recent, merged into statement_match once it holds enough; a large
+     * one's straight into statement_match.
+     */
     @Override
     public void writeMatches(long[] entries, long[] blocks, long[] bits, int rows, long lastStoredBlock)
             throws SQLException {
+        if (rows > RECENT_FLUSH_ROWS) {
+            upsert(manyMatches, oneMatch, entries, blocks, bits, rows);
+            return;
+        }
+        upsert(manyRecentMatches, oneRecentMatch, entries, blocks, bits, rows);
+        pendingRecentRows += rows;
+        if (recentRows + pendingRecentRows >= MERGE_ROWS) {
+            mergeRecent.executeUpdate();
+            deleteRecent.executeUpdate();
+            pendingRecentRows = -recentRows;
+        }
+    }
+
+    /** Every row merged, {@value #ROWS_PER_INSERT} to a statement and the rest one by one. */
+    private static void upsert(PreparedStatement many, PreparedStatement one, long[] entries, long[] blocks,
+                               long[] bits, int rows) throws SQLException {
         int i = 0;
         for (; i + ROWS_PER_INSERT <= rows; i += ROWS_PER_INSERT) {
             for (int j = 0; j < ROWS_PER_INSERT; j++) {
-                bind(manyMatches, 3 * j, entries[i + j], blocks[i + j], bits[i + j]);
+                bind(many, 3 * j, entries[i + j], blocks[i + j], bits[i + j]);
             }
-            manyMatches.addBatch();
+            many.addBatch();
         }
         if (i > 0) {
-            manyMatches.executeBatch();
+            many.executeBatch();
         }
         if (i < rows) {
             for (; i < rows; i++) {
-                bind(oneMatch, 0, entries[i], blocks[i], bits[i]);
-                oneMatch.addBatch();
+                bind(one, 0, entries[i], blocks[i], bits[i]);
+                one.addBatch();
             }
-            oneMatch.executeBatch();
+            one.executeBatch();
         }
     }
 
@@ -81,6 +134,7 @@ final class SqliteWriterBackend implements WriterBackend {
 
     @Override
     public void clear() throws SQLException {
+        pendingRecentRows = 0;
         insertStatement.clearBatch();
     }
 
@@ -96,12 +150,15 @@ final class SqliteWriterBackend implements WriterBackend {
 
     @Override
     public void afterCommit() {
+        recentRows += pendingRecentRows;
+        pendingRecentRows = 0;
         checkpointer.afterCommit();
     }
 
     /** The disk may be full: gives back the space of the failed transaction. */
     @Override
     public void afterRollback() {
+        pendingRecentRows = 0;
         checkpointer.afterRollback();
     }
 

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -122,6 +123,23 @@ class PagePlanTest {
                 String plan = explain(c, "EXPLAIN QUERY PLAN " + blocks, params);
                 assertTrue(plan.contains("SEARCH statement_match USING PRIMARY KEY (entry=? AND block<?)"), plan);
             }
+        }
+    }
+
+    /**
+     * On SQLite, statement_match_recent is read by its key from the block a read starts at, in the read's order, and
+     * between a chunk's first and last blocks: ranges of the small table, each row's entry checked.
+     */
+    @Test
+    void theRecentMatchRowsAreReadByTheirKey() throws Exception {
+        try (TestDatabase t = TestDatabase.create("sqlite", dir); Database db = Database.open(t.url());
+             Connection c = DriverManager.getConnection(t.url())) {
+            String range = db.sql("recent_match_blocks").replace("{dir}", "DESC").replace("{from}", "<=");
+            String plan = explain(c, "EXPLAIN QUERY PLAN " + range, new long[] {20, Long.MAX_VALUE, 32});
+            assertTrue(plan.contains("SEARCH statement_match_recent USING PRIMARY KEY (block<?)"), plan);
+            assertFalse(plan.contains("TEMP B-TREE"), "no sort: " + plan);
+            plan = explain(c, "EXPLAIN QUERY PLAN " + db.sql("recent_match_blocks_between"), new long[] {20, 1, 3});
+            assertTrue(plan.contains("SEARCH statement_match_recent USING PRIMARY KEY (block>? AND block<?)"), plan);
         }
     }
 

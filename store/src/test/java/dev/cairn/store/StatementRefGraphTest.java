@@ -124,4 +124,43 @@ class StatementRefGraphTest {
             assertTrue(stored(c, TARGET).voided());
         });
     }
+
+    /**
+     * A statement voided in a later commit than its own leaves the match index wherever its rows are: on SQLite a
+     * small commit's rows wait in statement_match_recent, on PostgreSQL they are in statement_match.
+     */
+    @ParameterizedTest
+    @MethodSource("dev.cairn.store.TestDatabase#dialects")
+    void aStatementVoidedInALaterCommitLeavesTheMatchIndex(String dialect) throws SQLException {
+        onWriter(dialect, (graph, ids, c) -> {
+            graph.add(statement(TARGET, TARGET_VERB, AUTHORITY_A, null, false));
+            flush(graph, ids);
+            c.commit();
+            long targetSeq = graph.seq();
+            assertTrue(matched(c, dialect, targetSeq), "the target's rows are written");
+            graph.add(statement(REFERRER, VOIDED, AUTHORITY_A, TARGET, true));
+            flush(graph, ids);
+            c.commit();
+            assertFalse(matched(c, dialect, targetSeq), "no row holds the voided statement's bit");
+        });
+    }
+
+    /** Whether a match row of either table holds {@code seq}. */
+    private static boolean matched(Connection c, String dialect, long seq) throws SQLException {
+        String rows = "SELECT bits FROM statement_match WHERE block = ?" + (dialect.equals("sqlite")
+                ? " UNION ALL SELECT bits FROM statement_match_recent WHERE block = ?" : "");
+        try (PreparedStatement ps = c.prepareStatement(rows)) {
+            for (int i = 1; i <= ps.getParameterMetaData().getParameterCount(); i++) {
+                ps.setLong(i, MatchKeys.block(seq));
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    if ((rs.getLong(1) & MatchKeys.bit(seq)) != 0) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
 }

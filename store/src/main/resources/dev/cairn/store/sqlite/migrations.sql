@@ -209,3 +209,14 @@ CREATE TABLE erased_statement (
 -- name: 12
 -- Forwarding: the xAPI version an lrs target speaks (its X-Experience-API-Version); NULL for the server's own.
 ALTER TABLE forward_target ADD COLUMN xapi_version TEXT
+
+-- name: 13
+-- The match rows of small commits (a few statements each), kept in block order so that a commit adds its rows at the
+-- end of this small table instead of one page of statement_match per match entry; SqliteWriterBackend merges them
+-- into statement_match in bulk, and every read takes both tables (OR-ing a row found in each).
+CREATE TABLE statement_match_recent (
+    block INTEGER NOT NULL,
+    entry INTEGER NOT NULL,
+    bits  INTEGER NOT NULL,
+    PRIMARY KEY (block, entry)
+) WITHOUT ROWID
