@@ -31,6 +31,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *     --credential key:secret --statements 1,100 --total 2000</pre>
  */
 public final class WalFrames {
+    /** Each POST answers once its statements are committed (whatever the server's default), so its frames are in. */
+    private static final String VISIBLE = "X-Cairn-Ack: visible\r\n";
     private static final int WAL_HEADER = 32;
     private static final int FRAME_HEADER = 24;
     /** Far past the statements a load before this posts, so every statement is new (and its timestamp ~3 years on). */
@@ -60,7 +62,7 @@ public final class WalFrames {
                 List<Long> written = new ArrayList<>();
                 for (int i = 0; i < commits; i++) {
                     Frames before = read(wal);
-                    HttpBench.ok(client.post("/xapi/statements", HttpBench.body(corpus, next, perCommit), ""),
+                    HttpBench.ok(client.post("/xapi/statements", HttpBench.body(corpus, next, perCommit), VISIBLE),
                             "POST of " + perCommit);
                     Frames after = read(wal);
                     // A log started over (new salt) holds only frames written since; else the new ones follow the old.

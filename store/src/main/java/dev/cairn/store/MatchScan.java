@@ -56,11 +56,12 @@ final class MatchScan {
             boolean end = false;
             while (found < want && !end) {
                 int chunk = chunk(entries.size(), reads++, want - found);
+                // statement_match_recent first: rows only move from it into statement_match (a merge, committed
+                // between two reads of this autocommit connection), so the second read finds what the first missed.
+                int recentRows = recent == null ? 0
+                        : read(recent, entries.get(0), next, chunk, recentBlocks, recentBits);
                 int rows = read(ps, entries.get(0), next, chunk, blocks, bits);
-                if (recent != null) {
-                    int recentRows = read(recent, entries.get(0), next, chunk, recentBlocks, recentBits);
-                    rows = merge(blocks, bits, rows, recentBlocks, recentBits, recentRows, ascending, chunk);
-                }
+                rows = merge(blocks, bits, rows, recentBlocks, recentBits, recentRows, ascending, chunk);
                 end = rows < chunk; // neither table has more
                 for (int r = 0; r < rows; r++) {
                     if (blocks[r] < minBlock || blocks[r] > maxBlock) {
@@ -156,18 +157,18 @@ final class MatchScan {
             return;
         }
         Map<Long, Long> other = new HashMap<>();
+        if (recentAt != null) { // first, as in seqs
+            recentAt.setLong(1, entry);
+            recentAt.setLong(2, Math.min(blocks[0], blocks[rows - 1]));
+            recentAt.setLong(3, Math.max(blocks[0], blocks[rows - 1]));
+            readInto(recentAt, other);
+        }
         try (PreparedStatement ps = c.prepareStatement(db.sqlIn("match_blocks_at", rows))) {
             ps.setLong(1, entry);
             for (int r = 0; r < rows; r++) {
                 ps.setLong(r + 2, blocks[r]);
             }
             readInto(ps, other);
-        }
-        if (recentAt != null) {
-            recentAt.setLong(1, entry);
-            recentAt.setLong(2, Math.min(blocks[0], blocks[rows - 1]));
-            recentAt.setLong(3, Math.max(blocks[0], blocks[rows - 1]));
-            readInto(recentAt, other);
         }
         for (int r = 0; r < rows; r++) {
             bits[r] &= other.getOrDefault(blocks[r], 0L);

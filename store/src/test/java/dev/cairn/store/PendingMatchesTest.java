@@ -73,6 +73,14 @@ class PendingMatchesTest {
                 }
             }
         }
+        for (String table : db.dialect().keepsRecentMatches() ? List.of("statement_match", "statement_match_recent")
+                : List.of("statement_match")) {
+            try (Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT count(*) FROM " + table + " WHERE bits = 0")) {
+                rs.next();
+                assertEquals(0, rs.getLong(1), "rows of " + table + " without a match");
+            }
+        }
         return new Stored(out, rows);
     }
 
