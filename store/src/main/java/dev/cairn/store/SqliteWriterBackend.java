@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 
 /**
  * SQLite: statement rows go as a batch of INSERTs, match rows {@value #ROWS_PER_INSERT} to an INSERT (a row inserted
@@ -15,8 +16,9 @@ import java.sql.SQLException;
  * write-ahead log: one statement cost ~15 pages (~120 KB), 9.5 of them statement_match's (bench/profile-writes,
  * WalFrames). statement_match_recent is keyed by block, so a commit adds its rows at the end of one small table; once
  * it holds {@value #MERGE_ROWS} rows they are merged into statement_match in one statement, in its order, where many
- * rows share each page. Reads take both tables ({@link MatchScan}); a flush of more than {@value #RECENT_FLUSH_ROWS}
- * rows (a replay's, an import's) shares pages enough and goes straight to statement_match.
+ * rows share each page, and whenever the writer is idle ({@link WalCheckpointer.IdleWork}). Reads take both tables
+ * ({@link MatchScan}); a flush of more than {@value #RECENT_FLUSH_ROWS} rows (a replay's, an import's) shares pages
+ * enough and goes straight to statement_match.
  */
 final class SqliteWriterBackend implements WriterBackend {
     static final int ROWS_PER_INSERT = 250;
@@ -40,7 +42,7 @@ final class SqliteWriterBackend implements WriterBackend {
 
     /** Starts checkpointing for {@code c} before the writer opens its first transaction on it. */
     SqliteWriterBackend(Database db, Connection c) throws SQLException {
-        checkpointer = WalCheckpointer.start(db, c);
+        checkpointer = WalCheckpointer.start(db, c, own -> mergeWhileIdle(db, own));
         try {
             insertStatement = c.prepareStatement(db.sql("insert_statement"));
             String upsert = db.sql("upsert_matches");
@@ -78,6 +80,30 @@ final class SqliteWriterBackend implements WriterBackend {
     @Override
     public void flushStatements() throws SQLException {
         insertStatement.executeBatch();
+    }
+
+    /**
+     * Merges statement_match_recent into statement_match while the writer is idle, on the checkpointer's connection
+     * {@code c} (auto-commit), so that reads at rest find every match row in one table. This writer's count of recent
+     * rows is then too high, which only brings its next merge (of a smaller table) forward.
+     */
+    private static void mergeWhileIdle(Database db, Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            try (ResultSet rs = s.executeQuery(db.sql("any_recent_matches"))) {
+                if (!rs.next()) {
+                    return;
+                }
+            }
+            s.execute("BEGIN IMMEDIATE");
+            try {
+                s.executeUpdate(db.sql("merge_recent_matches"));
+                s.executeUpdate(db.sql("delete_recent_matches"));
+                s.execute("COMMIT");
+            } catch (SQLException e) {
+                s.execute("ROLLBACK");
+                throw e;
+            }
+        }
     }
 
     private static String manyRows() {

@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * again, over pages already allocated. It does not wait (busy timeout 0): a reader still reading old frames makes it
  * give up until the next checkpoint; nor does the writer wait for a checkpoint running on this thread.
  *
- * <p>Once the projector has committed nothing for {@link #IDLE_NANOS}, this thread empties the log file too. Until
+ * <p>Once the projector has committed nothing for {@link #IDLE_NANOS}, this thread runs the writer's idle work (see
+ * {@link IdleWork}) and empties the log file too. Until
  * then the file keeps the size of the largest backlog since it was last emptied: space a disk under the reserve may
  * be short of (writes are refused, so nothing commits and nothing else would empty it), and frames every read must
  * look through (after a bulk load, reads are slower until the log is emptied).
@@ -51,7 +52,18 @@ final class WalCheckpointer implements AutoCloseable {
     /** How long the projector commits nothing before the log file is emptied. */
     static final long IDLE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
+    /**
+     * Work of the writer's that is best done while it is idle, run on this thread's connection (in auto-commit, busy
+     * timeout 0: a writer that begins meanwhile makes it give up until the next idle time) before the log is emptied.
+     */
+    interface IdleWork {
+        IdleWork NONE = c -> { };
+
+        void run(Connection c) throws SQLException;
+    }
+
     private final Connection connection;
+    private final IdleWork idleWork;
     private final Path wal;
     private final long maxWalBytes;
     private final long restartBytes;
@@ -76,9 +88,10 @@ final class WalCheckpointer implements AutoCloseable {
     /** One checkpoint at a time (SQLite refuses a second at once), on either connection. */
     private final ReentrantLock checkpointing = new ReentrantLock();
 
-    private WalCheckpointer(Connection connection, Path wal, long maxWalBytes, long restartBytes, long frameBytes)
-            throws SQLException {
+    private WalCheckpointer(Connection connection, IdleWork idleWork, Path wal, long maxWalBytes, long restartBytes,
+                            long frameBytes) throws SQLException {
         this.connection = connection;
+        this.idleWork = idleWork;
         try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("PRAGMA busy_timeout")) {
             rs.next();
             this.busyMillis = rs.getInt(1);
@@ -93,7 +106,12 @@ final class WalCheckpointer implements AutoCloseable {
 
     /** Turns the automatic checkpoint of {@code writer} off and starts checkpointing for it. */
     static WalCheckpointer start(Database db, Connection writer) throws SQLException {
-        return start(db, writer, MAX_WAL_BYTES, RESTART_BYTES);
+        return start(db, writer, IdleWork.NONE);
+    }
+
+    /** {@link #start(Database, Connection)}, running {@code idleWork} whenever the writer is idle. */
+    static WalCheckpointer start(Database db, Connection writer, IdleWork idleWork) throws SQLException {
+        return start(db, writer, idleWork, MAX_WAL_BYTES, RESTART_BYTES);
     }
 
     /**
@@ -102,6 +120,11 @@ final class WalCheckpointer implements AutoCloseable {
      */
     static WalCheckpointer start(Database db, Connection writer, long maxWalBytes, long restartBytes)
             throws SQLException {
+        return start(db, writer, IdleWork.NONE, maxWalBytes, restartBytes);
+    }
+
+    private static WalCheckpointer start(Database db, Connection writer, IdleWork idleWork, long maxWalBytes,
+                                         long restartBytes) throws SQLException {
         Path wal;
         long pageBytes;
         try (Statement s = writer.createStatement()) {
@@ -118,7 +141,7 @@ final class WalCheckpointer implements AutoCloseable {
         Connection own = db.newWriter();
         WalCheckpointer c;
         try {
-            c = new WalCheckpointer(own, wal, maxWalBytes, restartBytes, pageBytes + 24);
+            c = new WalCheckpointer(own, idleWork, wal, maxWalBytes, restartBytes, pageBytes + 24);
         } catch (SQLException e) {
             own.close();
             throw e;
@@ -253,12 +276,22 @@ final class WalCheckpointer implements AutoCloseable {
     }
 
     /**
-     * Empties the log file on this thread's connection while the projector is idle. SQLite waits (the busy timeout)
-     * for a transaction the writer may begin meanwhile, and gives up while a reader still reads older frames: the
-     * next idle second tries again.
+     * Runs the idle work, then empties the log file on this thread's connection while the projector is idle. SQLite
+     * waits (the busy timeout) for a transaction the writer may begin meanwhile, and gives up while a reader still
+     * reads older frames: the next idle second tries again.
      */
     private void emptyWhileIdle() {
         written = false; // a commit from here on asks for the next emptying
+        try (Statement s = connection.createStatement()) {
+            s.execute("PRAGMA busy_timeout=0");
+            try {
+                idleWork.run(connection);
+            } finally {
+                s.execute("PRAGMA busy_timeout=" + busyMillis);
+            }
+        } catch (SQLException e) {
+            LOG.debug("the SQLite writer's idle work failed (tried again when it is next idle): {}", e.getMessage());
+        }
         checkpointing.lock();
         try {
             checkpoint("TRUNCATE", true);

@@ -7,6 +7,8 @@ import dev.cairn.xapi.FilterKeys;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -148,5 +150,40 @@ class RecentMatchesTest {
         }
         assertEquals(together.get("statement"), oneAtATime.get("statement"));
         assertEquals(together.get("statement_match"), oneAtATime.get("statement_match"));
+    }
+
+    /** Once the writer has committed nothing for a while, the recent rows are merged: reads at rest take one table. */
+    @Test
+    void theRecentRowsAreMergedOnceTheWriterIsIdle() throws Exception {
+        try (TestDatabase t = TestDatabase.create("sqlite", dir); Database db = Database.open(t.url());
+             Connection c = db.newWriter(); WriterBackend backend = db.dialect().writerBackend(db, c)) {
+            c.setAutoCommit(false);
+            PendingMatches pending = new PendingMatches(backend);
+            for (long seq = 1; seq <= 100; seq++) {
+                pending.add(2, seq);
+            }
+            pending.flush(-1);
+            c.commit();
+            backend.afterCommit();
+            assertEquals(List.of(0L, 2L), rowCounts(db), "a small commit's rows wait in statement_match_recent");
+            long deadline = System.nanoTime() + 4 * WalCheckpointer.IDLE_NANOS;
+            while (rowCounts(db).get(0) == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertEquals(List.of(2L, 0L), rowCounts(db), "merged once idle");
+            try (Connection r = db.reader()) {
+                assertEquals(100, MatchScan.seqs(r, db, List.of(2L), 0, Long.MAX_VALUE, true, 1000).length);
+            }
+        }
+    }
+
+    /** The rows of statement_match and of statement_match_recent now. */
+    private static List<Long> rowCounts(Database db) throws Exception {
+        try (Connection c = db.reader(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT (SELECT count(*) FROM statement_match),"
+                     + " (SELECT count(*) FROM statement_match_recent)")) {
+            rs.next();
+            return List.of(rs.getLong(1), rs.getLong(2));
+        }
     }
 }

@@ -37,6 +37,9 @@ DELETE FROM statement_match_recent
 -- name: count_recent_matches
 SELECT count(*) FROM statement_match_recent
 
+-- name: any_recent_matches
+SELECT 1 FROM statement_match_recent LIMIT 1
+
 -- name: recent_match_blocks
 -- As match_blocks, from statement_match_recent: a range of blocks, the entry checked in each (the table is small).
 SELECT block, bits FROM statement_match_recent WHERE entry = ? AND block {from} ? ORDER BY block {dir} LIMIT ?
