@@ -51,8 +51,8 @@ final class MatchScan {
                 .replace("{from}", from));
              PreparedStatement recent = keepsRecent ? c.prepareStatement(
                      db.sql("recent_match_blocks").replace("{dir}", dir).replace("{from}", from)) : null;
-             PreparedStatement recentAt = keepsRecent ? c.prepareStatement(db.sql("recent_match_blocks_between"))
-                     : null) {
+             PreparedStatement recentAt = keepsRecent && entries.size() > 1
+                     ? c.prepareStatement(db.sql("recent_match_blocks_between")) : null) {
             boolean end = false;
             while (found < want && !end) {
                 int chunk = chunk(entries.size(), reads++, want - found);
