@@ -41,12 +41,12 @@ final class MatchScan {
         long next = ascending ? minBlock : maxBlock;
         long[] blocks = new long[Math.max(CHUNK, want + 2)];
         long[] bits = new long[blocks.length];
-        long[] recentBlocks = new long[blocks.length];
-        long[] recentBits = new long[blocks.length];
+        boolean keepsRecent = db.dialect().keepsRecentMatches();
+        long[] recentBlocks = keepsRecent ? new long[blocks.length] : null;
+        long[] recentBits = keepsRecent ? new long[blocks.length] : null;
         int reads = 0;
         String dir = ascending ? "ASC" : "DESC";
         String from = ascending ? ">=" : "<=";
-        boolean keepsRecent = db.dialect().keepsRecentMatches();
         try (PreparedStatement ps = c.prepareStatement(db.sql("match_blocks").replace("{dir}", dir)
                 .replace("{from}", from));
              PreparedStatement recent = keepsRecent ? c.prepareStatement(

@@ -16,6 +16,7 @@ final class PostgresWriterBackend implements WriterBackend {
     private final BinaryCopy statements;
     private final BinaryCopy newMatches;
     private final PreparedStatement mergeMatches;
+    private final MatchBitClear clear;
     /** The driver's connection, which takes primitive arrays (sent in binary). */
     private final PGConnection pg;
 
@@ -24,6 +25,12 @@ final class PostgresWriterBackend implements WriterBackend {
         statements = new BinaryCopy(c, db.sql("copy_statements"));
         newMatches = new BinaryCopy(c, db.sql("copy_matches"));
         mergeMatches = c.prepareStatement(db.sql("upsert_matches"));
+        clear = new MatchBitClear(db, c, "statement_match");
+    }
+
+    @Override
+    public void clearMatch(long entry, long seq) throws SQLException {
+        clear.clear(entry, seq);
     }
 
     @Override

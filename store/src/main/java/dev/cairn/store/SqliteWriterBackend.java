@@ -33,8 +33,11 @@ final class SqliteWriterBackend implements WriterBackend {
     private final PreparedStatement manyMatches;
     private final PreparedStatement oneRecentMatch;
     private final PreparedStatement manyRecentMatches;
-    private final PreparedStatement mergeRecent;
-    private final PreparedStatement deleteRecent;
+    private final MatchBitClear clear;
+    private final MatchBitClear clearRecent;
+    private final Database db;
+    /** For the merges of statement_match_recent on the writer's connection. */
+    private final Statement statement;
     /** Rows written to statement_match_recent by commits since it was last emptied (a row updated counts again). */
     private long recentRows;
     /** The same, by the open transaction: negative when it emptied the table. */
@@ -51,13 +54,11 @@ final class SqliteWriterBackend implements WriterBackend {
             String upsertRecent = db.sql("upsert_recent_matches");
             oneRecentMatch = c.prepareStatement(upsertRecent.replace("{rows}", "(?, ?, ?)"));
             manyRecentMatches = c.prepareStatement(upsertRecent.replace("{rows}", manyRows()));
-            mergeRecent = c.prepareStatement(db.sql("merge_recent_matches"));
-            deleteRecent = c.prepareStatement(db.sql("delete_recent_matches"));
-            try (PreparedStatement count = c.prepareStatement(db.sql("count_recent_matches"));
-                 ResultSet rs = count.executeQuery()) {
-                rs.next();
-                recentRows = rs.getLong(1);
-            }
+            clear = new MatchBitClear(db, c, "statement_match");
+            clearRecent = new MatchBitClear(db, c, "statement_match_recent");
+            this.db = db;
+            statement = c.createStatement();
+            recentRows = recentRows(db, statement);
         } catch (SQLException e) {
             checkpointer.close();
             throw e;
@@ -89,20 +90,30 @@ final class SqliteWriterBackend implements WriterBackend {
      */
     private static void mergeWhileIdle(Database db, Connection c) throws SQLException {
         try (Statement s = c.createStatement()) {
-            try (ResultSet rs = s.executeQuery(db.sql("any_recent_matches"))) {
-                if (!rs.next()) {
-                    return;
-                }
+            if (recentRows(db, s) == 0) {
+                return;
             }
             s.execute("BEGIN IMMEDIATE");
             try {
-                s.executeUpdate(db.sql("merge_recent_matches"));
-                s.executeUpdate(db.sql("delete_recent_matches"));
+                merge(db, s);
                 s.execute("COMMIT");
             } catch (SQLException e) {
                 s.execute("ROLLBACK");
                 throw e;
             }
+        }
+    }
+
+    /** Moves every row of statement_match_recent into statement_match, in the transaction {@code s} runs in. */
+    private static void merge(Database db, Statement s) throws SQLException {
+        s.executeUpdate(db.sql("merge_recent_matches"));
+        s.executeUpdate(db.sql("delete_recent_matches"));
+    }
+
+    private static long recentRows(Database db, Statement s) throws SQLException {
+        try (ResultSet rs = s.executeQuery(db.sql("count_recent_matches"))) {
+            rs.next();
+            return rs.getLong(1);
         }
     }
 
@@ -124,8 +135,7 @@ final class SqliteWriterBackend implements WriterBackend {
         upsert(manyRecentMatches, oneRecentMatch, entries, blocks, bits, rows);
         pendingRecentRows += rows;
         if (recentRows + pendingRecentRows >= MERGE_ROWS) {
-            mergeRecent.executeUpdate();
-            deleteRecent.executeUpdate();
+            merge(db, statement);
             pendingRecentRows = -recentRows;
         }
     }
@@ -156,6 +166,13 @@ final class SqliteWriterBackend implements WriterBackend {
         insert.setLong(at + 1, entry);
         insert.setLong(at + 2, block);
         insert.setLong(at + 3, bits);
+    }
+
+    /** In both tables: a statement's rows may be in either, or in both (a block merged while its rows came). */
+    @Override
+    public void clearMatch(long entry, long seq) throws SQLException {
+        clear.clear(entry, seq);
+        clearRecent.clear(entry, seq);
     }
 
     @Override

@@ -34,11 +34,6 @@ final class StatementRefGraph {
     private PreparedStatement selectReferrers;
     private PreparedStatement referencedIds;
     private PreparedStatement setVoided;
-    private PreparedStatement clearMatchBit;
-    private PreparedStatement deleteEmptyMatch;
-    /** The same in statement_match_recent where the dialect keeps one ({@link Dialect#keepsRecentMatches}), or null. */
-    private PreparedStatement clearRecentMatchBit;
-    private PreparedStatement deleteEmptyRecentMatch;
     private PreparedStatement insertRef;
     /** Hashes of every id a stored StatementRef points at; null until first needed. */
     private Set<Long> referencedTargets;
@@ -69,12 +64,6 @@ final class StatementRefGraph {
         selectReferrers = c.prepareStatement(db.sql("referrers"));
         referencedIds = c.prepareStatement(db.sql("referenced_ids"));
         setVoided = c.prepareStatement(db.sql("set_voided"));
-        clearMatchBit = c.prepareStatement(db.sql("clear_match_bit"));
-        deleteEmptyMatch = c.prepareStatement(db.sql("delete_empty_match"));
-        if (db.dialect().keepsRecentMatches()) {
-            clearRecentMatchBit = c.prepareStatement(db.sql("clear_recent_match_bit"));
-            deleteEmptyRecentMatch = c.prepareStatement(db.sql("delete_empty_recent_match"));
-        }
         insertRef = c.prepareStatement(db.sql("insert_ref"));
     }
 
@@ -249,24 +238,8 @@ final class StatementRefGraph {
         setVoided.setLong(1, target.seq());
         setVoided.executeUpdate();
         for (int i = 0; i < target.keys().size(); i++) {
-            long entry = target.keys().get(i);
-            clearBit(clearMatchBit, deleteEmptyMatch, entry, target.seq());
-            if (clearRecentMatchBit != null) {
-                clearBit(clearRecentMatchBit, deleteEmptyRecentMatch, entry, target.seq());
-            }
+            rows.clearMatch(target.keys().get(i), target.seq());
         }
-    }
-
-    /** Clears the bit of {@code seq} in the row of {@code entry}, and deletes the row if it has no bit left. */
-    private static void clearBit(PreparedStatement clear, PreparedStatement deleteEmpty, long entry, long seq)
-            throws SQLException {
-        clear.setLong(1, MatchKeys.bit(seq));
-        clear.setLong(2, entry);
-        clear.setLong(3, MatchKeys.block(seq));
-        clear.executeUpdate();
-        deleteEmpty.setLong(1, entry);
-        deleteEmpty.setLong(2, MatchKeys.block(seq));
-        deleteEmpty.executeUpdate();
     }
 
     private void insertMatches(MatchKeys keys, long mySeq) {

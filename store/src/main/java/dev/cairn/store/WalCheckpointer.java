@@ -258,20 +258,33 @@ final class WalCheckpointer implements AutoCloseable {
      * (busy timeout 0 for it alone).
      */
     private Checkpoint checkpoint(String mode, boolean wait) {
-        try (Statement s = connection.createStatement()) {
-            if (!wait) {
-                s.execute("PRAGMA busy_timeout=0");
-            }
-            try (ResultSet rs = s.executeQuery("PRAGMA wal_checkpoint(" + mode + ")")) {
+        SqlCall<Checkpoint> pragma = c -> {
+            try (Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("PRAGMA wal_checkpoint(" + mode + ")")) {
                 return rs.next() ? new Checkpoint(rs.getInt(1) == 0, rs.getLong(2), rs.getLong(3)) : Checkpoint.FAILED;
-            } finally {
-                if (!wait) {
-                    s.execute("PRAGMA busy_timeout=" + busyMillis);
-                }
             }
+        };
+        try {
+            return wait ? pragma.call(connection) : withoutWaiting(pragma);
         } catch (SQLException e) {
             LOG.debug("a {} checkpoint of the SQLite write-ahead log failed (tried again): {}", mode, e.getMessage());
             return Checkpoint.FAILED;
+        }
+    }
+
+    private interface SqlCall<T> {
+        T call(Connection c) throws SQLException;
+    }
+
+    /** Runs {@code call} on this checkpointer's connection with busy timeout 0, then restores its timeout. */
+    private <T> T withoutWaiting(SqlCall<T> call) throws SQLException {
+        try (Statement s = connection.createStatement()) {
+            s.execute("PRAGMA busy_timeout=0");
+            try {
+                return call.call(connection);
+            } finally {
+                s.execute("PRAGMA busy_timeout=" + busyMillis);
+            }
         }
     }
 
@@ -282,13 +295,11 @@ final class WalCheckpointer implements AutoCloseable {
      */
     private void emptyWhileIdle() {
         written = false; // a commit from here on asks for the next emptying
-        try (Statement s = connection.createStatement()) {
-            s.execute("PRAGMA busy_timeout=0");
-            try {
-                idleWork.run(connection);
-            } finally {
-                s.execute("PRAGMA busy_timeout=" + busyMillis);
-            }
+        try {
+            withoutWaiting(c -> {
+                idleWork.run(c);
+                return null;
+            });
         } catch (SQLException e) {
             LOG.debug("the SQLite writer's idle work failed (tried again when it is next idle): {}", e.getMessage());
         }

@@ -39,11 +39,12 @@ INSERT INTO filter_key (id, kind, value) VALUES (?, ?, ?)
 SELECT coalesce(max(id), 0) FROM filter_key
 
 -- name: clear_match_bit
--- A voided statement leaves the match index: its bit goes from the row of each of its entries.
-UPDATE statement_match SET bits = bits & ~CAST(? AS BIGINT) WHERE entry = ? AND block = ?
+-- A voided statement leaves the match index: its bit goes from the row of each of its entries, in each table of
+-- match rows ({table}: MatchBitClear).
+UPDATE {table} SET bits = bits & ~CAST(? AS BIGINT) WHERE entry = ? AND block = ?
 
 -- name: delete_empty_match
-DELETE FROM statement_match WHERE entry = ? AND block = ? AND bits = 0
+DELETE FROM {table} WHERE entry = ? AND block = ? AND bits = 0
 
 -- name: insert_ref
 INSERT INTO statement_ref (referrer_seq, target_id, voiding) VALUES (?, ?, ?)

@@ -37,9 +37,6 @@ DELETE FROM statement_match_recent
 -- name: count_recent_matches
 SELECT count(*) FROM statement_match_recent
 
--- name: any_recent_matches
-SELECT 1 FROM statement_match_recent LIMIT 1
-
 -- name: recent_match_blocks
 -- As match_blocks, from statement_match_recent: a range of blocks, the entry checked in each (the table is small).
 SELECT block, bits FROM statement_match_recent WHERE entry = ? AND block {from} ? ORDER BY block {dir} LIMIT ?
@@ -48,12 +45,6 @@ SELECT block, bits FROM statement_match_recent WHERE entry = ? AND block {from} 
 -- A further filter's rows from the first to the last block of a chunk (a chunk older than the table's rows finds none
 -- at once; the reader keeps those of the chunk's blocks).
 SELECT block, bits FROM statement_match_recent WHERE entry = ? AND block BETWEEN ? AND ?
-
--- name: clear_recent_match_bit
-UPDATE statement_match_recent SET bits = bits & ~CAST(? AS BIGINT) WHERE entry = ? AND block = ?
-
--- name: delete_empty_recent_match
-DELETE FROM statement_match_recent WHERE entry = ? AND block = ? AND bits = 0
 
 -- name: checksum_statement_match
 -- The match index as reads see it: a row of each table OR-ed together.
