@@ -160,7 +160,7 @@ public record ErasurePlan(Request request, String erasureId, List<Entry> entries
             switch (d.action()) {
                 case KEEP -> out.add(s);
                 case REMOVE -> {
-                    out.add(StoredStatement.erased(s.id(), s.storedMillis()));
+                    out.add(removed(s, stored.defines(), people));
                     removed = true;
                 }
                 case REWRITE -> {
@@ -178,14 +178,24 @@ public record ErasurePlan(Request request, String erasureId, List<Entry> entries
         rewrittenAt.sort(Comparator.comparingInt((Integer i) -> out.get(i).json().length).reversed());
         int next = 0;
         while (EventCodec.rewrittenLength(event) > length) {
-            if (next == rewrittenAt.size()) { // cannot be: a removed statement takes less than any statement took
+            if (next == rewrittenAt.size()) {
+                // A residue is a part of its statement, with its id, actor, verb, stored time and authority gone: only
+                // a statement made of little but definitions full of a short address scrubbed longer comes here.
                 throw new IllegalStateException("an erased log entry does not fit in the " + length + " bytes it took");
             }
             int i = rewrittenAt.get(next++);
-            out.set(i, StoredStatement.erased(out.get(i).id(), out.get(i).storedMillis()));
+            out.set(i, removed(stored.statements().get(i), stored.defines(), people));
             event = new StatementsStored(out, keptContents(stored.attachments(), out), stored.defines());
         }
         return event;
+    }
+
+    /**
+     * What is left of {@code s} once removed: its place, and its residue (what it gave the shared tables, without the
+     * people) when its credential could define activities and names.
+     */
+    private static StoredStatement removed(StoredStatement s, boolean defines, StatementErasure people) {
+        return StoredStatement.erased(s.id(), s.storedMillis(), defines ? people.residue(s.json()) : null);
     }
 
     /** The attachment contents some statement that is kept in the entry names (its SubStatement's too). */

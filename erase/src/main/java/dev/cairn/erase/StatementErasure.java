@@ -10,8 +10,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.cairn.xapi.ActivityDefinitions;
+import dev.cairn.xapi.DefinitionWriter;
 import dev.cairn.xapi.Ifi;
 import dev.cairn.xapi.StatementParser;
+import dev.cairn.xapi.StatementResidue;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -95,12 +98,7 @@ final class StatementErasure {
         if (!mayName.in(json)) {
             return Decision.KEEP;
         }
-        ObjectNode statement;
-        try {
-            statement = (ObjectNode) JSON.readTree(json);
-        } catch (IOException e) {
-            throw new UncheckedIOException("a stored statement does not parse: " + e.getMessage(), e);
-        }
+        ObjectNode statement = tree(json);
         boolean voiding = VOIDED.equals(statement.path("verb").path("id").asText(null))
                 && "StatementRef".equals(statement.path("object").path("objectType").asText(null));
         boolean theirs = identifies(statement.get("actor"));
@@ -125,6 +123,43 @@ final class StatementErasure {
             return Decision.REMOVE; // the person was part of what made it valid: nothing of it is kept
         }
         return new Decision(Action.REWRITE, rewritten);
+    }
+
+    /**
+     * What a statement the erasure removes leaves in its place ({@link StatementResidue}), encoded, or null when
+     * nothing: the activity definitions of the statement as the erasure would rewrite it (the people's addresses taken
+     * out of every text), or, when that form is no valid statement, those of the statement as it was but any that
+     * holds one of the people's strings.
+     */
+    byte[] residue(byte[] json) {
+        StatementResidue residue;
+        if (!mayName.in(json)) {
+            residue = StatementResidue.of(StatementParser.parseStored(json).statement());
+        } else {
+            ObjectNode statement = tree(json);
+            rewrite(statement);
+            try {
+                residue = StatementResidue.of(StatementParser.parseStored(JSON.writeValueAsBytes(statement)).statement());
+            } catch (JsonProcessingException | RuntimeException e) {
+                residue = new StatementResidue(ActivityDefinitions.of(StatementParser.parseStored(json).statement())
+                        .stream().filter(d -> !holdsText(d.activityId())
+                                && !holdsText(new String(DefinitionWriter.write(d.definition()), StandardCharsets.UTF_8)))
+                        .toList());
+            }
+        }
+        return residue.isEmpty() ? null : residue.encode();
+    }
+
+    private boolean holdsText(String s) {
+        return texts.stream().anyMatch(s::contains);
+    }
+
+    private static ObjectNode tree(byte[] json) {
+        try {
+            return (ObjectNode) JSON.readTree(json);
+        } catch (IOException e) {
+            throw new UncheckedIOException("a stored statement does not parse: " + e.getMessage(), e);
+        }
     }
 
     /** Whether {@code actor} is one of the people, or a Group they identify or are a member of. */

@@ -56,8 +56,9 @@ import net.openhft.chronicle.bytes.BytesOut;
  * </pre>
  * Type 5 (format 2 only) is an entry an erasure rewrote in place ({@code dev.cairn.log.chronicle.LogRewrite}): the
  * type 4 layout, in which an erased statement has JSON of length 0 (it keeps its id, its stored time and its place),
- * then zero bytes up to the length of the entry it replaced, so that Chronicle's index and every later entry stay where
- * they were:
+ * or a negative length -n followed by the n bytes of its residue ({@code dev.cairn.xapi.StatementResidue}: what it gave
+ * the shared tables), then zero bytes up to the length of the entry it replaced, so that Chronicle's index and every
+ * later entry stay where they were:
  * <pre>
  *  type 5: type 4 layout | padding length (i32) | padding (zero bytes)
  * </pre>
@@ -174,7 +175,7 @@ public final class EventCodec {
     public static long rewrittenLength(StatementsStored event) {
         long json = 0;
         for (StoredStatement s : event.statements()) {
-            json += s.json().length;
+            json += s.bodyLength();
         }
         long length = statementsLength(event.statements().size(), json, event.attachments());
         return length + (event.attachments().isEmpty() ? 4 : 0) + 4; // the attachment count always, the padding's
@@ -279,7 +280,14 @@ public final class EventCodec {
         out.writeByte((byte) (stored.defines() ? type : type | FLAG_NO_DEFINE)).writeInt(stored.statements().size());
         for (StoredStatement s : stored.statements()) {
             out.writeLong(s.id().getMostSignificantBits()).writeLong(s.id().getLeastSignificantBits())
-                    .writeLong(s.storedMillis()).writeInt(s.json().length).write(s.json());
+                    .writeLong(s.storedMillis());
+            if (s.residue() == null) {
+                out.writeInt(s.json().length).write(s.json());
+            } else if (rewritten) {
+                out.writeInt(-s.residue().length).write(s.residue());
+            } else {
+                throw new IllegalArgumentException("only an erasure's rewrite writes an erased statement's residue");
+            }
         }
         if (withAttachments) {
             out.writeInt(stored.attachments().size());
@@ -309,7 +317,11 @@ public final class EventCodec {
     }
 
     private static byte[] getBytes(BytesIn<?> in) {
-        int length = in.readInt();
+        return bytes(in, in.readInt());
+    }
+
+    /** The next {@code length} bytes of {@code in}, whose length was read already. */
+    private static byte[] bytes(BytesIn<?> in, int length) {
         if (length < 0 || length > in.readRemaining()) {
             throw new IllegalStateException("a length of " + length + " with " + in.readRemaining() + " bytes left");
         }
@@ -389,7 +401,14 @@ public final class EventCodec {
         for (int i = 0; i < count; i++) {
             UUID id = new UUID(in.readLong(), in.readLong());
             long stored = in.readLong();
-            statements.add(new StoredStatement(id, stored, getBytes(in)));
+            int length = in.readInt();
+            if (length < 0 && type == TYPE_STATEMENTS_REWRITTEN && -length <= in.readRemaining()) {
+                byte[] residue = new byte[-length];
+                in.read(residue);
+                statements.add(StoredStatement.erased(id, stored, residue));
+            } else {
+                statements.add(new StoredStatement(id, stored, bytes(in, length)));
+            }
         }
         if (type == TYPE_STATEMENTS_STORED) {
             return new StatementsStored(statements, List.of(), defines);

@@ -125,6 +125,28 @@ class EventCodecTest {
         }
     }
 
+    /** An erasure's rewrite keeps an erased statement's residue (what it gave the shared tables) in its place. */
+    @Test
+    void aRewrittenEntryKeepsErasedStatementsResiduesAndPadsToItsPlace() {
+        byte[] residue = {1, 0, 0, 0, 0};
+        StatementsStored in = new StatementsStored(List.of(StoredStatement.erased(ID, 42, residue),
+                StoredStatement.erased(new UUID(1, 2), 43), new StoredStatement(new UUID(3, 4), 44, JSON)), List.of(),
+                true);
+        int length = (int) EventCodec.rewrittenLength(in) + 10;
+        Bytes<?> out = Bytes.allocateElasticOnHeap();
+        assertTrue(EventCodec.encodeRewritten(in, length, out));
+        assertEquals(length, out.writePosition());
+        assertFalse(EventCodec.encodeRewritten(in, length - 11, Bytes.allocateElasticOnHeap()), "it does not fit");
+
+        StatementsStored back = (StatementsStored) decoded(out.toByteArray(), 5);
+        assertTrue(back.statements().get(0).isErased());
+        assertArrayEquals(residue, back.statements().get(0).residue());
+        assertTrue(back.statements().get(1).isErased());
+        assertEquals(null, back.statements().get(1).residue());
+        assertArrayEquals(JSON, back.statements().get(2).json());
+        assertThrows(IllegalArgumentException.class, () -> encoded(in), "only a rewrite writes residues");
+    }
+
     @Test
     void anUnknownFormatIsRejectedWithTheIndex() {
         byte[] data = encoded(new StatementsStored(List.of(new StoredStatement(ID, 42, JSON))));

@@ -105,7 +105,9 @@ class EraseCommandTest {
     /** Ada's statements, statements of others naming her, and statements of others that do not. */
     private void scene(TestLrs lrs) throws Exception {
         String activity = "{\"id\":\"" + ACTIVITY + "\"}";
-        String adaHers = post(lrs, "ada's", statement(agent(ADA, "Ada Lovelace"), Statements.COMPLETED, activity, ""));
+        String defined = "{\"id\":\"" + ACTIVITY + "\",\"definition\":{\"name\":{\"en-US\":\"The course\"},"
+                + "\"description\":{\"en-US\":\"notes by " + ADA + "\"}}}";
+        String adaHers = post(lrs, "ada's", statement(agent(ADA, "Ada Lovelace"), Statements.COMPLETED, defined, ""));
         post(lrs, "about ada", statement(agent("bob@example.com", "Bob"), Statements.COMPLETED,
                 agent(ADA, "Ada Lovelace"), ""));
         post(lrs, "ada instructs", statement(agent("bob@example.com", "Bob"), Statements.ATTEMPTED, activity,
@@ -219,6 +221,11 @@ class EraseCommandTest {
             assertEquals(0, TestLrs.json(lrs.get(byAda)).get("statements").size());
             assertEquals(404, lrs.get(state(ADA)).statusCode());
             assertEquals("progress of bob@example.com", lrs.get(state("bob@example.com")).body());
+            JsonNode course = TestLrs.json(lrs.get("/xapi/activities?activityId=" + URLEncoder.encode(ACTIVITY,
+                    StandardCharsets.UTF_8))).get("definition");
+            assertEquals("The course", course.path("name").path("en-US").asText(),
+                    "the activity keeps the definition her removed statement gave it: " + course);
+            assertEquals("notes by erased", course.path("description").path("en-US").asText(), course.toString());
         }
         assertFalse(anyFileHolds(ADA), "no file of the data directory holds Ada's address");
         assertFalse(anyFileHolds("Ada Lovelace"), "nor her name");

@@ -7,10 +7,12 @@ import dev.cairn.log.LogEntry;
 import dev.cairn.log.StatementsStored;
 import dev.cairn.log.StoredStatement;
 import dev.cairn.store.ProjectedStatement;
+import dev.cairn.xapi.ActivityDefinitions;
 import dev.cairn.xapi.Attachment;
 import dev.cairn.xapi.FilterKeys;
 import dev.cairn.xapi.Statement;
 import dev.cairn.xapi.StatementParser;
+import dev.cairn.xapi.StatementResidue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -33,9 +35,9 @@ record PreparedEntry(LogEntry entry, List<Prepared> statements) {
      */
     record Prepared(ProjectedStatement projected, List<ActivityDefinitions.Defined> definitions,
                     List<AgentNames.Named> names, List<String> carried) {
-        /** What an erasure left of a statement: its place, and nothing to write. */
-        static Prepared erased(StoredStatement s) {
-            return new Prepared(new ProjectedStatement(s.id(), s.storedMillis(), s.json(), null, false), List.of(),
+        /** What an erasure left of a statement: its place, and the activity definitions it gave. */
+        static Prepared erased(StoredStatement s, List<ActivityDefinitions.Defined> definitions) {
+            return new Prepared(new ProjectedStatement(s.id(), s.storedMillis(), s.json(), null, false), definitions,
                     List.of(), List.of());
         }
 
@@ -52,7 +54,7 @@ record PreparedEntry(LogEntry entry, List<Prepared> statements) {
         List<Prepared> out = new ArrayList<>(event.statements().size());
         for (StoredStatement s : event.statements()) {
             if (s.isErased()) {
-                out.add(Prepared.erased(s));
+                out.add(erased(s, event, entry, repeats));
                 continue;
             }
             // The log holds only statements the sequencer accepted, so this parse fails only on a damaged entry
@@ -72,6 +74,21 @@ record PreparedEntry(LogEntry entry, List<Prepared> statements) {
                     repeats.newNames(AgentNames.of(statement)), carried) : new Prepared(p, List.of(), List.of(), carried));
         }
         return new PreparedEntry(entry, out);
+    }
+
+    /** An erased statement, with its residue's definitions when its credential could define them. */
+    private static Prepared erased(StoredStatement s, StatementsStored event, LogEntry entry, Repeats repeats) {
+        if (s.residue() == null || !event.defines()) {
+            return Prepared.erased(s, List.of());
+        }
+        StatementResidue residue;
+        try {
+            residue = StatementResidue.decode(s.residue());
+        } catch (IllegalArgumentException e) {
+            throw new BadLogEntryException(entry.position(), "holds the residue of erased statement " + s.id()
+                    + " that does not read: " + e.getMessage());
+        }
+        return Prepared.erased(s, repeats.newDefinitions(residue.definitions()));
     }
 
     /** The hashes of {@code statement}'s attachments (its SubStatement's too) whose content the request carried. */

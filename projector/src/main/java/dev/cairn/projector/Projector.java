@@ -13,6 +13,7 @@ import dev.cairn.store.ProjectionWriter;
 import dev.cairn.store.StoredDocument;
 import dev.cairn.store.Watermark;
 import dev.cairn.store.WatermarkTracker;
+import dev.cairn.xapi.ActivityDefinitions;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -286,9 +287,9 @@ public final class Projector implements AutoCloseable {
         for (PreparedEntry.Prepared p : prepared.statements()) {
             if (p.isErased()) {
                 writer.addErased(p.projected().id(), p.projected().storedMillis());
-                continue;
+            } else {
+                writer.add(p.projected());
             }
-            writer.add(p.projected());
             for (ActivityDefinitions.Defined d : p.definitions()) {
                 writer.defineActivity(d.activityId(), d.definition());
             }

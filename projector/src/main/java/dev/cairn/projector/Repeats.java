@@ -2,6 +2,7 @@ package dev.cairn.projector;
 
 import dev.cairn.store.LruMap;
 import dev.cairn.xapi.ActivityDefinition;
+import dev.cairn.xapi.ActivityDefinitions;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -1,11 +1,11 @@
 package dev.cairn.projector;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
+import dev.cairn.xapi.ActivityDefinitions;
 import dev.cairn.xapi.StatementParser;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** Definitions and names the log gave before need no write; after a break in reading every one is new again. */
 class RepeatsTest {

@@ -1,9 +1,7 @@
-package dev.cairn.projector;
+package dev.cairn.xapi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.cairn.xapi.StatementParser;
-import dev.cairn.xapi.XapiVersion;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;

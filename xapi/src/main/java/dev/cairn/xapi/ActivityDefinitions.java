@@ -1,31 +1,24 @@
-package dev.cairn.projector;
+package dev.cairn.xapi;
 
-import dev.cairn.xapi.Activity;
-import dev.cairn.xapi.ActivityDefinition;
-import dev.cairn.xapi.Context;
-import dev.cairn.xapi.ContextActivities;
-import dev.cairn.xapi.Statement;
-import dev.cairn.xapi.StatementObject;
-import dev.cairn.xapi.SubStatement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 /**
  * Finds the activity definitions a statement gives, for the canonical definition of every activity (for /activities
- * and format=canonical). Finding them needs no database and runs ahead of the writer, which then merges those that
- * are not repeats ({@link Repeats}) into the stored ones ({@link dev.cairn.store.ProjectionWriter#defineActivity}).
+ * and format=canonical). Finding them needs no database: the projector finds them ahead of its writer, which merges
+ * them into the stored ones, and an erasure keeps those of a statement it removes ({@link StatementResidue}).
  */
-final class ActivityDefinitions {
+public final class ActivityDefinitions {
     /** The definition one statement gives an activity. */
-    record Defined(String activityId, ActivityDefinition definition) {
+    public record Defined(String activityId, ActivityDefinition definition) {
     }
 
     private ActivityDefinitions() {
     }
 
     /** The activity definitions a statement carries: its object's (or its SubStatement's), then its context's. */
-    static List<Defined> of(Statement s) {
+    public static List<Defined> of(Statement s) {
         List<Defined> out = new ArrayList<>(2);
         statementActivities(s.object(), s.context(), out);
         return out;

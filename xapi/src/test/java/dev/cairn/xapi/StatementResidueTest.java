@@ -1,0 +1,52 @@
+package dev.cairn.xapi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** What a removed statement leaves: the activity definitions it gave, and nothing else of it. */
+class StatementResidueTest {
+    private static final String STATEMENT = """
+            {"actor":{"mbox":"mailto:ada@example.com","name":"Ada"},"verb":{"id":"http://example.com/v"},
+             "object":{"id":"http://example.com/a","definition":{"name":{"en":"A"},"type":"http://example.com/t"}},
+             "context":{"contextActivities":{"parent":[{"id":"http://example.com/p","definition":{"name":{"en":"P"}}}],
+               "grouping":[{"id":"http://example.com/g"}]}}}""";
+
+    private static Statement statement() {
+        return StatementParser.parseOne(STATEMENT.getBytes(StandardCharsets.UTF_8), XapiVersion.V2_0_0).statement();
+    }
+
+    @Test
+    void itHoldsTheDefinitionsTheStatementGaveAndReadsBackAsWritten() {
+        StatementResidue residue = StatementResidue.of(statement());
+        assertEquals(List.of("http://example.com/a", "http://example.com/p"),
+                residue.definitions().stream().map(ActivityDefinitions.Defined::activityId).toList());
+        byte[] bytes = residue.encode();
+        assertTrue(!new String(bytes, StandardCharsets.UTF_8).contains("ada@example.com"), "nothing of the actor");
+        assertEquals(residue, StatementResidue.decode(bytes));
+    }
+
+    @Test
+    void aStatementThatDefinesNothingLeavesNothing() {
+        String plain = """
+                {"actor":{"mbox":"mailto:ada@example.com"},"verb":{"id":"http://example.com/v"},
+                 "object":{"id":"http://example.com/a"},
+                 "context":{"contextActivities":{"parent":[{"id":"http://example.com/p"}]}}}""";
+        Statement s = StatementParser.parseOne(plain.getBytes(StandardCharsets.UTF_8), XapiVersion.V2_0_0).statement();
+        assertTrue(StatementResidue.of(s).isEmpty(), plain);
+    }
+
+    @Test
+    void bytesThatAreNoResidueAreRefused() {
+        byte[] good = StatementResidue.of(statement()).encode();
+        assertThrows(IllegalArgumentException.class, () -> StatementResidue.decode(new byte[] {2, 0, 0, 0, 0}));
+        assertThrows(IllegalArgumentException.class, () -> StatementResidue.decode(java.util.Arrays.copyOf(good,
+                good.length - 1)));
+        assertThrows(IllegalArgumentException.class, () -> StatementResidue.decode(java.util.Arrays.copyOf(good,
+                good.length + 1)));
+    }
+}
