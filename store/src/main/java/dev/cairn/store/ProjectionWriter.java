@@ -4,6 +4,10 @@ import dev.cairn.xapi.ActivityDefinition;
 import dev.cairn.xapi.DocumentKey;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -79,6 +83,29 @@ public final class ProjectionWriter implements AutoCloseable {
             resources.erased(id);
         } catch (SQLException e) {
             throw new StoreException("cannot project erased statement " + id + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Changes the statement rows in the open transaction to what a replay gives once an erasure has removed
+     * {@code removed} from the log and rewritten {@code rewritten} in their places ({@link StatementRefGraph#erase}):
+     * the removed ones leave their ids among the erased and their carried attachments; every other row keeps its
+     * sequence number. The watermark does not move.
+     */
+    public void erase(Set<UUID> removed, Map<UUID, ProjectedStatement> rewritten) {
+        try {
+            claim();
+            Set<String> removedIds = new HashSet<>();
+            for (UUID id : removed) {
+                removedIds.add(id.toString());
+                resources.erased(id);
+                resources.dropCarried(id);
+            }
+            Map<String, ProjectedStatement> rewrittenById = new HashMap<>();
+            rewritten.forEach((id, s) -> rewrittenById.put(id.toString(), s));
+            statements.erase(removedIds, rewrittenById);
+        } catch (SQLException e) {
+            throw new StoreException("cannot erase statements: " + e.getMessage(), e);
         }
     }
 

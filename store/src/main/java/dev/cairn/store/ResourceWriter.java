@@ -36,6 +36,7 @@ final class ResourceWriter {
     private PreparedStatement putAttachment;
     private PreparedStatement putStatementAttachment;
     private PreparedStatement insertErased;
+    private PreparedStatement dropCarried;
 
     ResourceWriter(Database db) {
         this.db = db;
@@ -51,6 +52,7 @@ final class ResourceWriter {
         addAgentName = c.prepareStatement(db.sql("add_agent_name"));
         putAttachment = c.prepareStatement(db.sql("put_attachment"));
         putStatementAttachment = c.prepareStatement(db.sql("put_statement_attachment"));
+        dropCarried = c.prepareStatement(db.sql("delete_statement_attachments"));
         insertErased = c.prepareStatement(db.sql("insert_erased_statement"));
     }
 
@@ -139,6 +141,12 @@ final class ResourceWriter {
         addAgentName.setString(1, agentKey);
         addAgentName.setString(2, name);
         addAgentName.executeUpdate();
+    }
+
+    /** Forgets the contents statement {@code id}'s request carried (the statement is erased). */
+    void dropCarried(UUID id) throws SQLException {
+        dropCarried.setString(1, id.toString());
+        dropCarried.executeUpdate();
     }
 
     /** Records that statement {@code id}'s own request carried the content of {@code sha2}. */

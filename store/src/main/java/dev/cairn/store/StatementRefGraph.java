@@ -1,13 +1,19 @@
 package dev.cairn.store;
 
+import dev.cairn.xapi.FilterKeys;
+import dev.cairn.xapi.Statement;
+import dev.cairn.xapi.StatementParser;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
@@ -35,6 +41,10 @@ final class StatementRefGraph {
     private PreparedStatement referencedIds;
     private PreparedStatement setVoided;
     private PreparedStatement insertRef;
+    private PreparedStatement erasureRow;
+    private PreparedStatement refTarget;
+    private PreparedStatement deleteRow;
+    private PreparedStatement deleteRefs;
     /** Hashes of every id a stored StatementRef points at; null until first needed. */
     private Set<Long> referencedTargets;
     private int pendingRows;
@@ -65,6 +75,10 @@ final class StatementRefGraph {
         referencedIds = c.prepareStatement(db.sql("referenced_ids"));
         setVoided = c.prepareStatement(db.sql("set_voided"));
         insertRef = c.prepareStatement(db.sql("insert_ref"));
+        erasureRow = c.prepareStatement(db.sql("erasure_row"));
+        refTarget = c.prepareStatement(db.sql("ref_target"));
+        deleteRow = c.prepareStatement(db.sql("delete_statement_row"));
+        deleteRefs = c.prepareStatement(db.sql("delete_refs_of"));
     }
 
     /** Numbers the next statement after those of {@code w}, whose matches are all written. */
@@ -99,6 +113,11 @@ final class StatementRefGraph {
     void add(ProjectedStatement s) throws SQLException {
         long mySeq = ++seq;
         storedMillis = s.storedMillis();
+        add(s, mySeq);
+    }
+
+    /** Adds {@code s} under {@code mySeq}, as {@link #add(ProjectedStatement)} does under the next number. */
+    private void add(ProjectedStatement s, long mySeq) throws SQLException {
         String id = s.id().toString();
         List<StoredKeys> referrers = mayBeReferenced(s.id()) ? referrers(id) : List.of();
         MatchKeys keys = keyIds.ownKeys(s);
@@ -137,6 +156,85 @@ final class StatementRefGraph {
         }
         if (pendingRows >= MAX_PENDING_ROWS) {
             flushRows();
+        }
+    }
+
+    /** A statement an erasure touches, as stored. */
+    private record ErasedRow(long seq, String id, long storedMillis, boolean voided, boolean voiding, byte[] json,
+                             MatchKeys keys) {
+    }
+
+    /**
+     * Changes the statement rows to what a replay of the log gives once the statements {@code removed} are erased
+     * from it and those of {@code rewritten} stored there with new JSON, in their places (docs/erasure.md). The
+     * affected set (those statements, the targets of those that void, and every referrer of any of them, transitively)
+     * loses its rows, references and match bits, and its kept statements are added again in sequence order under their
+     * own numbers: no statement outside the set references one inside it or was voided by one, so its rows are what a
+     * replay makes of it, and adding the set in order is what a replay does with the set.
+     *
+     * @param removed   ids of the statements removed
+     * @param rewritten the statements rewritten, by id
+     */
+    void erase(Set<String> removed, Map<String, ProjectedStatement> rewritten) throws SQLException {
+        flush();
+        Map<String, ErasedRow> affected = new HashMap<>();
+        ArrayDeque<String> work = new ArrayDeque<>(removed);
+        work.addAll(rewritten.keySet());
+        while (!work.isEmpty()) {
+            String id = work.poll();
+            if (affected.containsKey(id)) {
+                continue;
+            }
+            ErasedRow row = erasedRow(id);
+            if (row == null) {
+                continue;
+            }
+            affected.put(id, row);
+            for (StoredKeys r : referrers(id)) {
+                work.add(r.id());
+            }
+            if (row.voiding()) {
+                refTarget.setLong(1, row.seq());
+                try (ResultSet rs = refTarget.executeQuery()) {
+                    while (rs.next()) {
+                        work.add(rs.getString(1));
+                    }
+                }
+            }
+        }
+        List<ErasedRow> rowsInOrder = new ArrayList<>(affected.values());
+        rowsInOrder.sort(Comparator.comparingLong(ErasedRow::seq));
+        for (ErasedRow r : rowsInOrder) {
+            if (!r.voided()) {
+                for (int i = 0; i < r.keys().size(); i++) {
+                    rows.clearMatch(r.keys().get(i), r.seq());
+                }
+            }
+            deleteRow.setLong(1, r.seq());
+            deleteRow.executeUpdate();
+            deleteRefs.setLong(1, r.seq());
+            deleteRefs.executeUpdate();
+        }
+        for (ErasedRow r : rowsInOrder) {
+            if (removed.contains(r.id())) {
+                continue;
+            }
+            ProjectedStatement s = rewritten.get(r.id());
+            if (s == null) {
+                Statement parsed = StatementParser.parseStored(r.json()).statement();
+                s = new ProjectedStatement(UUID.fromString(r.id()), r.storedMillis(), r.json(), FilterKeys.of(parsed),
+                        parsed.isVoiding());
+            }
+            add(s, r.seq());
+        }
+        flush();
+    }
+
+    private ErasedRow erasedRow(String id) throws SQLException {
+        erasureRow.setString(1, id);
+        try (ResultSet rs = erasureRow.executeQuery()) {
+            return rs.next() ? new ErasedRow(rs.getLong(1), id, rs.getLong(2), rs.getInt(3) == 1, rs.getInt(4) == 1,
+                    rs.getBytes(5), MatchKeys.fromBytes(rs.getBytes(6))) : null;
         }
     }
 

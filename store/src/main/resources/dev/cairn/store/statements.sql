@@ -24,6 +24,22 @@ SELECT DISTINCT target_id FROM statement_ref
 SELECT s.seq, s.id, s.voided, s.voiding, s.keys FROM statement_ref r JOIN statement s ON s.seq = r.referrer_seq
 WHERE r.target_id = ?
 
+-- name: erasure_row
+-- A statement an erasure touches, whole: its rows are deleted and, unless removed, added again (StatementRefGraph).
+SELECT seq, stored_ms, voided, voiding, json, keys FROM statement WHERE id = ?
+
+-- name: ref_target
+SELECT target_id FROM statement_ref WHERE referrer_seq = ?
+
+-- name: delete_statement_row
+DELETE FROM statement WHERE seq = ?
+
+-- name: delete_refs_of
+DELETE FROM statement_ref WHERE referrer_seq = ?
+
+-- name: delete_statement_attachments
+DELETE FROM statement_attachment WHERE statement_id = ?
+
 -- name: set_voided
 UPDATE statement SET voided = 1 WHERE seq = ?
 
