@@ -99,7 +99,7 @@ public record ErasurePlan(Request request, String erasureId, List<Entry> entries
                         if (request.storedBeforeMillis() == null || was.storedMillis() >= request.storedBeforeMillis()) {
                             removedIds.add(was.id());
                         }
-                    } else if (now != was) {
+                    } else if (now != was && !now.isErased()) { // (a tombstone's residue scrubbed counts as neither)
                         rewritten++;
                     }
                 }
@@ -150,7 +150,11 @@ public record ErasurePlan(Request request, String erasureId, List<Entry> entries
         boolean removed = false;
         for (StoredStatement s : stored.statements()) {
             if (s.isErased()) {
-                out.add(s);
+                // An earlier erasure's residue may name one of these people in a definition's text.
+                byte[] scrubbed = s.residue() == null || request.people().isEmpty() ? null
+                        : people.scrubResidue(s.residue());
+                out.add(scrubbed == null ? s : StoredStatement.erased(s.id(), s.storedMillis(), scrubbed));
+                removed |= scrubbed != null;
                 continue;
             }
             boolean remove = request.statementIds().contains(s.id())
@@ -178,13 +182,25 @@ public record ErasurePlan(Request request, String erasureId, List<Entry> entries
         rewrittenAt.sort(Comparator.comparingInt((Integer i) -> out.get(i).json().length).reversed());
         int next = 0;
         while (EventCodec.rewrittenLength(event) > length) {
-            if (next == rewrittenAt.size()) {
-                // A residue is a part of its statement, with its id, actor, verb, stored time and authority gone: only
-                // a statement made of little but definitions full of a short address scrubbed longer comes here.
-                throw new IllegalStateException("an erased log entry does not fit in the " + length + " bytes it took");
+            if (next < rewrittenAt.size()) {
+                int i = rewrittenAt.get(next++);
+                out.set(i, removed(stored.statements().get(i), stored.defines(), people));
+            } else {
+                // A residue is a part of its statement, with its id, actor, verb, stored time and authority gone, but
+                // written again (a number may grow: 1e6 is 1.0E+6) and scrubbed (a short address grows to "erased"):
+                // rather than leave a person unerasable, the largest residues go, and with them their definitions.
+                int largest = -1;
+                for (int i = 0; i < out.size(); i++) {
+                    if (out.get(i).residue() != null
+                            && (largest < 0 || out.get(i).residue().length > out.get(largest).residue().length)) {
+                        largest = i;
+                    }
+                }
+                if (largest < 0) { // cannot be: an entry of tombstones alone is shorter than any entry of statements
+                    throw new IllegalStateException("an erased log entry does not fit in the " + length + " bytes it took");
+                }
+                out.set(largest, StoredStatement.erased(out.get(largest).id(), out.get(largest).storedMillis()));
             }
-            int i = rewrittenAt.get(next++);
-            out.set(i, removed(stored.statements().get(i), stored.defines(), people));
             event = new StatementsStored(out, keptContents(stored.attachments(), out), stored.defines());
         }
         return event;

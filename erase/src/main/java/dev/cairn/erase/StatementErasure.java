@@ -150,6 +150,34 @@ final class StatementErasure {
         return residue.isEmpty() ? null : residue.encode();
     }
 
+    /**
+     * The residue an earlier erasure left ({@link StatementResidue}'s bytes) with the people's addresses taken out of
+     * its definitions' texts, as {@link #residue} takes them out of a statement's; null when it holds none of them.
+     */
+    byte[] scrubResidue(byte[] residue) {
+        if (!mayName.in(residue)) {
+            return null;
+        }
+        List<ActivityDefinitions.Defined> out = new ArrayList<>();
+        boolean changed = false;
+        for (ActivityDefinitions.Defined d : StatementResidue.decode(residue).definitions()) {
+            ObjectNode definition = tree(DefinitionWriter.write(d.definition()));
+            String id = scrub(d.activityId());
+            if (rewrite(definition) || id != null) {
+                changed = true;
+                try {
+                    out.add(new ActivityDefinitions.Defined(id != null ? id : d.activityId(),
+                            StatementParser.parseActivityDefinition(JSON.writeValueAsBytes(definition))));
+                } catch (JsonProcessingException | RuntimeException e) {
+                    // scrubbed into no valid definition: nothing of it is kept
+                }
+            } else {
+                out.add(d);
+            }
+        }
+        return changed ? new StatementResidue(out).encode() : null;
+    }
+
     private boolean holdsText(String s) {
         return texts.stream().anyMatch(s::contains);
     }

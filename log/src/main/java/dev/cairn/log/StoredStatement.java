@@ -11,6 +11,12 @@ import java.util.UUID;
 public record StoredStatement(UUID id, long storedMillis, byte[] json, byte[] residue) {
     private static final byte[] NONE = new byte[0];
 
+    public StoredStatement {
+        if (residue != null && json.length > 0) {
+            throw new IllegalArgumentException("statement " + id + " has both JSON and an erased statement's residue");
+        }
+    }
+
     public StoredStatement(UUID id, long storedMillis, byte[] json) {
         this(id, storedMillis, json, null);
     }

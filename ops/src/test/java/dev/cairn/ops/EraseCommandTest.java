@@ -271,6 +271,51 @@ class EraseCommandTest {
         assertTrue(anyFileHolds("y@example.com"));
     }
 
+    /** A removed statement's tombstone keeps its activity definitions, which a later erasure of someone named there scrubs. */
+    @Test
+    void aLaterErasureTakesItsPersonOutOfTheDefinitionsAnEarlierOneKept() throws Exception {
+        String activity = "http://example.com/activities/essay";
+        String statement = "{\"actor\":{\"mbox\":\"mailto:carol@example.com\"},\"verb\":{\"id\":\""
+                + Statements.COMPLETED + "\"},\"object\":{\"id\":\"" + activity + "\",\"definition\":{"
+                + "\"description\":{\"en-US\":\"marked by dan@example.com\"}}}}";
+        String carols;
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            carols = TestLrs.json(lrs.post(statement)).get(0).asText();
+        }
+        assertEquals(0, erase("--statement-id", carols));
+        assertTrue(anyFileHolds("dan@example.com"), "the tombstone keeps the definition it gave");
+        assertEquals(0, erase("--agent", "{\"mbox\":\"mailto:dan@example.com\"}"));
+        assertFalse(anyFileHolds("dan@example.com"), "no file holds Dan's address");
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            assertEquals("marked by erased", TestLrs.json(lrs.get("/xapi/activities?activityId="
+                    + URLEncoder.encode(activity, StandardCharsets.UTF_8))).path("definition").path("description")
+                    .path("en-US").asText());
+        }
+        RestartAndReplayTest.assertReplayRebuildsTheSameTables(data, database.url());
+    }
+
+    /**
+     * A residue is written again, and its numbers may grow (9e9 is 9E+9): a statement of little but such a definition
+     * leaves a tombstone that does not fit in its place with the residue, which then goes rather than the erasure fail.
+     */
+    @Test
+    void aResidueThatDoesNotFitInItsPlaceGoesAndThePersonIsErased() throws Exception {
+        String numbers = String.join(",", java.util.Collections.nCopies(1_000, "9e9"));
+        String statement = "{\"actor\":" + ADA_AGENT + ",\"verb\":{\"id\":\"" + Statements.COMPLETED
+                + "\"},\"object\":{\"id\":\"http://example.com/activities/numbers\",\"definition\":{"
+                + "\"extensions\":{\"http://example.com/x\":[" + numbers + "]}}}}";
+        String id;
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            id = TestLrs.json(lrs.post(statement)).get(0).asText();
+        }
+        assertEquals(0, erase("--agent", ADA_AGENT));
+        assertFalse(anyFileHolds(ADA));
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            assertEquals(404, lrs.get("/xapi/statements?statementId=" + id).statusCode());
+        }
+        RestartAndReplayTest.assertReplayRebuildsTheSameTables(data, database.url());
+    }
+
     @Test
     void aRemovedStatementSentAgainIs409ErasedAfterAReplayToo() throws Exception {
         String removed = Statements.statement("x@example.com", Statements.COMPLETED, ACTIVITY);

@@ -126,6 +126,7 @@ public final class Database implements AutoCloseable {
     public Connection newWriter() throws SQLException {
         Connection c = DriverManager.getConnection(url, dialect.writerProperties());
         dialect.configure(c, true);
+        dialect.configureProjector(c);
         return c;
     }
 

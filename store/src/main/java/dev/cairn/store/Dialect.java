@@ -72,12 +72,19 @@ public enum Dialect {
                 s.execute("PRAGMA foreign_keys=OFF");
                 if (writer) {
                     s.execute("PRAGMA cache_size=-65536");
-                    // A statement that may fail part-way inside a transaction keeps a statement journal of the pages
-                    // it changes, which SQLite spills to a temporary file past 64 KiB: the merges of
-                    // statement_match_recent did, ~0.25 writes per statement under 64 visible writers. In memory it
-                    // holds at most one statement's pages (a merge's: ~10 MB) and writes nothing.
-                    s.execute("PRAGMA temp_store=MEMORY");
                 }
+            }
+        }
+
+        @Override
+        void configureProjector(Connection c) throws SQLException {
+            try (Statement s = c.createStatement()) {
+                // A statement that may fail part-way inside a transaction keeps a statement journal of the pages it
+                // changes, which SQLite spills to a temporary file past 64 KiB: the merges of statement_match_recent
+                // did, ~0.25 writes per statement under 64 visible writers. In memory it holds one statement's pages
+                // at most (a merge's: ~10 MB) and writes nothing. Not for the migrations' connection, whose
+                // statements over a whole large database may sort and journal gigabytes.
+                s.execute("PRAGMA temp_store=MEMORY");
             }
         }
 
@@ -207,6 +214,10 @@ public enum Dialect {
 
     /** Session settings applied to every new connection. */
     abstract void configure(Connection c, boolean writer) throws SQLException;
+
+    /** Session settings of the projector's connection only, after {@link #configure}. */
+    void configureProjector(Connection c) throws SQLException {
+    }
 
     public String sql(String name) {
         return statements.get(name);

@@ -51,7 +51,7 @@ public final class ProjectionChecksum {
                     default -> table(c, sql, (column, v) -> v);
                 });
             }
-            List<String> usedKeys = new ArrayList<>(new TreeSet<>(used.stream().map(keys::get).toList()));
+            List<String> usedKeys = new ArrayList<>(new TreeSet<>(used.stream().map(id -> key(keys, id)).toList()));
             out.put(KEYS, usedKeys.size() + ":" + hex(digest(String.join("\u001e", usedKeys))));
         } catch (SQLException e) {
             throw new StoreException("cannot checksum the projection: " + e.getMessage(), e);
@@ -70,13 +70,19 @@ public final class ProjectionChecksum {
         return out;
     }
 
+    /** What key {@code id} is; a key missing from filter_key shows as such, with its id. */
+    private static String key(Map<Long, String> keys, long id) {
+        String key = keys.get(id);
+        return key != null ? key : "missing:" + id;
+    }
+
     /** The keys of a keys blob, sorted by what they are, each with its scope; the ids are added to {@code used}. */
     private static String named(MatchKeys entries, Map<Long, String> keys, Set<Long> used) {
         TreeSet<String> out = new TreeSet<>();
         for (int i = 0; i < entries.size(); i++) {
             long id = MatchKeys.keyId(entries.get(i));
             used.add(id);
-            out.add(keys.get(id) + "/" + (entries.get(i) & 1));
+            out.add(key(keys, id) + "/" + (entries.get(i) & 1));
         }
         return String.join("\u001f", out);
     }
@@ -110,7 +116,7 @@ public final class ProjectionChecksum {
             while (rs.next()) {
                 rows++;
                 long entry = rs.getLong(1);
-                byte[] row = digest(keys.get(MatchKeys.keyId(entry)) + "/" + (entry & 1) + "\u001f" + rs.getLong(2)
+                byte[] row = digest(key(keys, MatchKeys.keyId(entry)) + "/" + (entry & 1) + "\u001f" + rs.getLong(2)
                         + "\u001f" + rs.getLong(3));
                 sum = sum.add(new BigInteger(1, row));
             }

@@ -42,9 +42,8 @@ final class StatementRefGraph {
     private PreparedStatement setVoided;
     private PreparedStatement insertRef;
     private PreparedStatement erasureRow;
-    private PreparedStatement refTarget;
     private PreparedStatement deleteRow;
-    private PreparedStatement deleteRefs;
+    private PreparedStatement deleteRef;
     /** Hashes of every id a stored StatementRef points at; null until first needed. */
     private Set<Long> referencedTargets;
     private int pendingRows;
@@ -76,9 +75,8 @@ final class StatementRefGraph {
         setVoided = c.prepareStatement(db.sql("set_voided"));
         insertRef = c.prepareStatement(db.sql("insert_ref"));
         erasureRow = c.prepareStatement(db.sql("erasure_row"));
-        refTarget = c.prepareStatement(db.sql("ref_target"));
         deleteRow = c.prepareStatement(db.sql("delete_statement_row"));
-        deleteRefs = c.prepareStatement(db.sql("delete_refs_of"));
+        deleteRef = c.prepareStatement(db.sql("delete_ref"));
     }
 
     /** Numbers the next statement after those of {@code w}, whose matches are all written. */
@@ -159,9 +157,8 @@ final class StatementRefGraph {
         }
     }
 
-    /** A statement an erasure touches, as stored. */
-    private record ErasedRow(long seq, String id, long storedMillis, boolean voided, boolean voiding, byte[] json,
-                             MatchKeys keys) {
+    /** A statement an erasure touches, as stored, and as the projector reads it. */
+    private record ErasedRow(long seq, String id, boolean voided, MatchKeys keys, ProjectedStatement statement) {
     }
 
     /**
@@ -193,13 +190,9 @@ final class StatementRefGraph {
             for (StoredKeys r : referrers(id)) {
                 work.add(r.id());
             }
-            if (row.voiding()) {
-                refTarget.setLong(1, row.seq());
-                try (ResultSet rs = refTarget.executeQuery()) {
-                    while (rs.next()) {
-                        work.add(rs.getString(1));
-                    }
-                }
+            UUID target = row.statement().keys().refTarget();
+            if (row.statement().voiding() && target != null) {
+                work.add(target.toString());
             }
         }
         List<ErasedRow> rowsInOrder = new ArrayList<>(affected.values());
@@ -212,20 +205,17 @@ final class StatementRefGraph {
             }
             deleteRow.setLong(1, r.seq());
             deleteRow.executeUpdate();
-            deleteRefs.setLong(1, r.seq());
-            deleteRefs.executeUpdate();
+            UUID target = r.statement().keys().refTarget();
+            if (target != null) {
+                deleteRef.setString(1, target.toString());
+                deleteRef.setLong(2, r.seq());
+                deleteRef.executeUpdate();
+            }
         }
         for (ErasedRow r : rowsInOrder) {
-            if (removed.contains(r.id())) {
-                continue;
+            if (!removed.contains(r.id())) {
+                add(rewritten.getOrDefault(r.id(), r.statement()), r.seq());
             }
-            ProjectedStatement s = rewritten.get(r.id());
-            if (s == null) {
-                Statement parsed = StatementParser.parseStored(r.json()).statement();
-                s = new ProjectedStatement(UUID.fromString(r.id()), r.storedMillis(), r.json(), FilterKeys.of(parsed),
-                        parsed.isVoiding());
-            }
-            add(s, r.seq());
         }
         flush();
     }
@@ -233,8 +223,14 @@ final class StatementRefGraph {
     private ErasedRow erasedRow(String id) throws SQLException {
         erasureRow.setString(1, id);
         try (ResultSet rs = erasureRow.executeQuery()) {
-            return rs.next() ? new ErasedRow(rs.getLong(1), id, rs.getLong(2), rs.getInt(3) == 1, rs.getInt(4) == 1,
-                    rs.getBytes(5), MatchKeys.fromBytes(rs.getBytes(6))) : null;
+            if (!rs.next()) {
+                return null;
+            }
+            byte[] json = rs.getBytes(5);
+            Statement parsed = StatementParser.parseStored(json).statement();
+            return new ErasedRow(rs.getLong(1), id, rs.getInt(3) == 1, MatchKeys.fromBytes(rs.getBytes(6)),
+                    new ProjectedStatement(UUID.fromString(id), rs.getLong(2), json, FilterKeys.of(parsed),
+                            parsed.isVoiding()));
         }
     }
 

@@ -28,14 +28,11 @@ WHERE r.target_id = ?
 -- A statement an erasure touches, whole: its rows are deleted and, unless removed, added again (StatementRefGraph).
 SELECT seq, stored_ms, voided, voiding, json, keys FROM statement WHERE id = ?
 
--- name: ref_target
-SELECT target_id FROM statement_ref WHERE referrer_seq = ?
-
 -- name: delete_statement_row
 DELETE FROM statement WHERE seq = ?
 
--- name: delete_refs_of
-DELETE FROM statement_ref WHERE referrer_seq = ?
+-- name: delete_ref
+DELETE FROM statement_ref WHERE target_id = ? AND referrer_seq = ?
 
 -- name: delete_statement_attachments
 DELETE FROM statement_attachment WHERE statement_id = ?

@@ -10,8 +10,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A SQLite database Cairn creates has 8 KB pages, so that three statement rows share a page; its writer keeps statement
- * journals in memory, so that a large statement (a merge of statement_match_recent) writes no temporary file.
+ * A SQLite database Cairn creates has 8 KB pages, so that three statement rows share a page; the projector's connection
+ * keeps statement journals in memory, so that a large statement (a merge of statement_match_recent) writes no
+ * temporary file.
  */
 class SqlitePageSizeTest {
     @TempDir
@@ -19,21 +20,21 @@ class SqlitePageSizeTest {
 
     @Test
     void aNewDatabaseHas8KbPages() throws Exception {
-        try (Database db = Database.open("jdbc:sqlite:" + dir.resolve("cairn.db"));
-             Connection c = db.reader(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("PRAGMA page_size")) {
-            rs.next();
-            assertEquals(8192, rs.getInt(1));
-        }
+        assertEquals(8192, pragma("page_size", false));
     }
 
     @Test
-    void theWriterKeepsTemporaryDataInMemory() throws Exception {
+    void theProjectorsConnectionKeepsTemporaryDataInMemory() throws Exception {
+        assertEquals(2, pragma("temp_store", true)); // 2: MEMORY
+    }
+
+    /** The value of a pragma on a new database, read on a reader connection or on the writer's. */
+    private int pragma(String name, boolean writer) throws Exception {
         try (Database db = Database.open("jdbc:sqlite:" + dir.resolve("cairn.db"));
-             Connection c = db.newWriter(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("PRAGMA temp_store")) {
+             Connection c = writer ? db.newWriter() : db.reader(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("PRAGMA " + name)) {
             rs.next();
-            assertEquals(2, rs.getInt(1)); // MEMORY
+            return rs.getInt(1);
         }
     }
 }
