@@ -1,20 +1,39 @@
 package dev.cairn.erase;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.log.DirectorySync;
+import dev.cairn.xapi.Ifi;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
 
 /**
  * The mark an erasure leaves in the log's directory from before it changes the log until the tables have been rebuilt
  * without what it erased: while it is there the tables may still hold erased data, so no Cairn process starts on the
- * data, and the next {@code cairn erase} finishes the erasure first.
+ * data, and the next {@code cairn erase} finishes the erasure first. The mark holds what the erasure erases and its
+ * id: an erasure whose log rewrite was cut between two batches is planned again from the log, and must find the same
+ * people and give them the same placeholder (the id names it) in what is left.
  */
 public final class PendingErasure {
     static final String FILE = "erasure.pending";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** An erasure that began and did not finish: its id and what it erases. */
+    public record Interrupted(String erasureId, ErasurePlan.Request request) {
+    }
 
     private PendingErasure() {
     }
@@ -31,15 +50,59 @@ public final class PendingErasure {
         }
     }
 
-    /** Sets the mark, synced, before the erasure changes anything. */
-    public static void mark(Path logDir) {
+    /** Sets the mark with what erasure {@code erasureId} erases, synced, before the erasure changes anything. */
+    public static void mark(Path logDir, String erasureId, ErasurePlan.Request request) {
+        ObjectNode mark = JSON.createObjectNode().put("erasure", erasureId);
+        ArrayNode people = mark.putArray("people");
+        for (Ifi ifi : request.people()) {
+            people.addObject().put("kind", ifi.kind().name()).put("value", ifi.value())
+                    .put("accountName", ifi.accountName());
+        }
+        ArrayNode ids = mark.putArray("statementIds");
+        request.statementIds().forEach(id -> ids.add(id.toString()));
+        if (request.storedBeforeMillis() != null) {
+            mark.put("storedBefore", request.storedBeforeMillis());
+        }
         try (FileChannel ch = FileChannel.open(logDir.resolve(FILE), StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE)) {
+                StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+            ByteBuffer bytes = ByteBuffer.wrap(JSON.writeValueAsBytes(mark));
+            while (bytes.hasRemaining()) {
+                ch.write(bytes);
+            }
             ch.force(true);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot mark the erasure as begun: " + e.getMessage(), e);
         }
         DirectorySync.sync(logDir);
+    }
+
+    /**
+     * The erasure the mark says was interrupted; empty when there is no mark, or an empty one (releases before this
+     * one wrote it empty: the erasure is then finished with what the run that finishes it asks).
+     */
+    public static Optional<Interrupted> read(Path logDir) {
+        Path file = logDir.resolve(FILE);
+        try {
+            if (!Files.exists(file) || Files.size(file) == 0) {
+                return Optional.empty();
+            }
+            JsonNode mark = JSON.readTree(file.toFile());
+            List<Ifi> people = new ArrayList<>();
+            for (JsonNode p : mark.path("people")) {
+                people.add(new Ifi(Ifi.Kind.valueOf(p.path("kind").asText()), p.path("value").asText(),
+                        p.path("accountName").isNull() ? null : p.path("accountName").asText()));
+            }
+            Set<UUID> ids = new LinkedHashSet<>();
+            for (JsonNode id : mark.path("statementIds")) {
+                ids.add(UUID.fromString(id.asText()));
+            }
+            Long before = mark.hasNonNull("storedBefore") ? mark.get("storedBefore").asLong() : null;
+            return Optional.of(new Interrupted(mark.path("erasure").asText(),
+                    new ErasurePlan.Request(people, ids, before)));
+        } catch (IOException | IllegalArgumentException e) {
+            throw new IllegalStateException("the mark of an interrupted erasure (" + file + ") does not read: "
+                    + e.getMessage() + "; it was written synced before the erasure began, so the disk damaged it", e);
+        }
     }
 
     /** Takes the mark away once the tables are rebuilt. */

@@ -94,6 +94,18 @@ final class EraseCommand implements Callable<Integer> {
             System.err.println("cairn erase: say what to erase: --agent, --statement-id or --stored-before");
             return 2;
         }
+        String erasureId = ErasurePlan.newErasureId();
+        Optional<PendingErasure.Interrupted> interrupted = PendingErasure.read(logDir);
+        if (interrupted.isPresent()) {
+            ErasurePlan.Request was = interrupted.get().request();
+            if (!was.isEmpty() && !request.isEmpty() && !request.equals(was)) {
+                System.err.println("cairn erase: an interrupted erasure of other data is finished first: run 'cairn "
+                        + "erase' without options (it remembers what it erases), then this one");
+                return 2;
+            }
+            request = was.isEmpty() ? request : was;
+            erasureId = interrupted.get().erasureId();
+        }
         if (!Files.isDirectory(logDir)) {
             System.err.println("cairn erase: there is no log at " + logDir);
             return 1;
@@ -107,7 +119,7 @@ final class EraseCommand implements Callable<Integer> {
         try (WriterLock held = lock.get()) {
             int exit;
             try (EventLog log = ChronicleLog.open(logDir)) {
-                exit = erase(s, log, request, pending);
+                exit = erase(s, log, request, erasureId, pending);
             }
             if (!dryRun) {
                 compact(logDir); // after a kill, a run again that finds nothing to erase still gives the space back
@@ -120,10 +132,11 @@ final class EraseCommand implements Callable<Integer> {
         }
     }
 
-    private int erase(Settings s, EventLog log, ErasurePlan.Request request, boolean pending) throws Exception {
+    private int erase(Settings s, EventLog log, ErasurePlan.Request request, String erasureId, boolean pending)
+            throws Exception {
         long started = System.nanoTime();
         log.repairTornTail(); // as an ingest does on start: the erasure is this log's writer now
-        ErasurePlan plan = ErasurePlan.of(log, request, ErasurePlan.newErasureId());
+        ErasurePlan plan = ErasurePlan.of(log, request, erasureId);
         long planned = System.nanoTime();
         ErasurePlan.Counts c = plan.counts();
         System.out.printf("%s: %d statements removed, %d rewritten, %d document entries voided; %d log entries (%d "
@@ -140,7 +153,7 @@ final class EraseCommand implements Callable<Integer> {
             System.out.println("finishing an erasure that was interrupted");
         }
         Path logDir = s.get(LOG_DIR);
-        PendingErasure.mark(logDir);
+        PendingErasure.mark(logDir, erasureId, request);
         rewrite(log, plan);
         long rewritten = System.nanoTime();
         int letters;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.erase.ErasurePlan;
 import dev.cairn.erase.PendingErasure;
 import dev.cairn.log.EventCodec;
 import dev.cairn.log.StatementsStored;
@@ -16,6 +17,7 @@ import dev.cairn.store.ErasureStore;
 import dev.cairn.store.ProjectionChecksum;
 import dev.cairn.store.TestDatabase;
 import dev.cairn.xapi.ExactWriter;
+import dev.cairn.xapi.Ifi;
 import dev.cairn.xapi.StatementParser;
 import dev.cairn.xapi.Timestamps;
 import dev.cairn.xapi.XapiVersion;
@@ -34,6 +36,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -393,10 +396,33 @@ class EraseCommandTest {
             assertEquals(1, Main.run(compact), "not while another process writes the log");
         }
         assertEquals(0, Main.run(compact), "nothing to give back in the cycle being written: said, and exit 0");
-        PendingErasure.mark(data.resolve("log"));
+        PendingErasure.mark(data.resolve("log"), "0000abcd", new ErasurePlan.Request(List.of(), Set.of(), null));
         assertEquals(1, Main.run(compact), "an interrupted erasure is finished by cairn erase first");
         assertEquals(0, erase("--agent", ADA_AGENT));
         assertFalse(PendingErasure.exists(data.resolve("log")));
+    }
+
+    /**
+     * An erasure cut between two batches of its log rewrite is planned again from what is left: the mark keeps what it
+     * erases and its id, so that a run without options finishes it, with the same placeholder.
+     */
+    @Test
+    void anInterruptedErasureIsFinishedWithWhatItErasesAndItsOwnPlaceholder() throws Exception {
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            scene(lrs);
+        }
+        Path log = data.resolve("log");
+        PendingErasure.mark(log, "0000abcd", new ErasurePlan.Request(List.of(new Ifi(Ifi.Kind.MBOX, "mailto:" + ADA,
+                null)), Set.of(), null));
+        assertEquals(2, erase("--agent", "{\"mbox\":\"mailto:bob@example.com\"}"), "not another erasure first");
+        assertTrue(PendingErasure.exists(log));
+        assertEquals(0, erase());
+        assertFalse(PendingErasure.exists(log));
+        assertFalse(anyFileHolds(ADA));
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            assertEquals("urn:cairn:erased:0000abcd", TestLrs.json(lrs.get("/xapi/statements?statementId="
+                    + ids.get("about ada"))).path("object").path("openid").asText());
+        }
     }
 
     @Test
