@@ -215,7 +215,10 @@ public enum Dialect {
     /** Session settings applied to every new connection. */
     abstract void configure(Connection c, boolean writer) throws SQLException;
 
-    /** Session settings of the projector's connection only, after {@link #configure}. */
+    /**
+     * Session settings of the connections {@link Database#newWriter} makes (the projector's, the checkpointer's), after
+     * {@link #configure}; not of the connection that runs the migrations.
+     */
     void configureProjector(Connection c) throws SQLException {
     }
 

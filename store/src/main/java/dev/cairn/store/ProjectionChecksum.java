@@ -14,6 +14,7 @@ import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -95,12 +96,15 @@ public final class ProjectionChecksum {
     private static String table(Connection c, String sql, Column column) throws SQLException {
         MessageDigest digest = sha256();
         try (PreparedStatement ps = c.prepareStatement(sql); ResultSet rs = ps.executeQuery()) {
-            int columns = rs.getMetaData().getColumnCount();
+            String[] labels = new String[rs.getMetaData().getColumnCount()];
+            for (int i = 0; i < labels.length; i++) {
+                labels[i] = rs.getMetaData().getColumnLabel(i + 1).toLowerCase(Locale.ROOT);
+            }
             long rows = 0;
             while (rs.next()) {
                 rows++;
-                for (int i = 1; i <= columns; i++) {
-                    update(digest, column.read(rs.getMetaData().getColumnLabel(i).toLowerCase(), rs.getObject(i)));
+                for (int i = 0; i < labels.length; i++) {
+                    update(digest, column.read(labels[i], rs.getObject(i + 1)));
                 }
                 digest.update((byte) 0x1e);
             }

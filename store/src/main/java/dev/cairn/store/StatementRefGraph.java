@@ -226,9 +226,9 @@ final class StatementRefGraph {
             if (!rs.next()) {
                 return null;
             }
-            byte[] json = rs.getBytes(5);
+            byte[] json = rs.getBytes(4);
             Statement parsed = StatementParser.parseStored(json).statement();
-            return new ErasedRow(rs.getLong(1), id, rs.getInt(3) == 1, MatchKeys.fromBytes(rs.getBytes(6)),
+            return new ErasedRow(rs.getLong(1), id, rs.getInt(3) == 1, MatchKeys.fromBytes(rs.getBytes(5)),
                     new ProjectedStatement(UUID.fromString(id), rs.getLong(2), json, FilterKeys.of(parsed),
                             parsed.isVoiding()));
         }

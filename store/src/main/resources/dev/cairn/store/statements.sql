@@ -26,7 +26,7 @@ WHERE r.target_id = ?
 
 -- name: erasure_row
 -- A statement an erasure touches, whole: its rows are deleted and, unless removed, added again (StatementRefGraph).
-SELECT seq, stored_ms, voided, voiding, json, keys FROM statement WHERE id = ?
+SELECT seq, stored_ms, voided, json, keys FROM statement WHERE id = ?
 
 -- name: delete_statement_row
 DELETE FROM statement WHERE seq = ?
