@@ -127,27 +127,17 @@ final class StatementErasure {
 
     /**
      * What a statement the erasure removes leaves in its place ({@link StatementResidue}), encoded, or null when
-     * nothing: the activity definitions of the statement as the erasure would rewrite it (the people's addresses taken
-     * out of every text), or, when that form is no valid statement, those of the statement as it was but any that
-     * holds one of the people's strings.
+     * nothing: the activity definitions it gave, with the people's addresses taken out of their texts as
+     * {@link #scrubResidue} takes them out of any residue.
      */
     byte[] residue(byte[] json) {
-        StatementResidue residue;
-        if (!mayName.in(json)) {
-            residue = StatementResidue.of(StatementParser.parseStored(json).statement());
-        } else {
-            ObjectNode statement = tree(json);
-            rewrite(statement);
-            try {
-                residue = StatementResidue.of(StatementParser.parseStored(JSON.writeValueAsBytes(statement)).statement());
-            } catch (JsonProcessingException | RuntimeException e) {
-                residue = new StatementResidue(ActivityDefinitions.of(StatementParser.parseStored(json).statement())
-                        .stream().filter(d -> !holdsText(d.activityId())
-                                && !holdsText(new String(DefinitionWriter.write(d.definition()), StandardCharsets.UTF_8)))
-                        .toList());
-            }
+        StatementResidue residue = StatementResidue.of(StatementParser.parseStored(json).statement());
+        if (residue.isEmpty()) {
+            return null;
         }
-        return residue.isEmpty() ? null : residue.encode();
+        byte[] encoded = residue.encode();
+        byte[] scrubbed = scrubResidue(encoded);
+        return scrubbed != null ? scrubbed : encoded;
     }
 
     /**
@@ -176,10 +166,6 @@ final class StatementErasure {
             }
         }
         return changed ? new StatementResidue(out).encode() : null;
-    }
-
-    private boolean holdsText(String s) {
-        return texts.stream().anyMatch(s::contains);
     }
 
     private static ObjectNode tree(byte[] json) {
