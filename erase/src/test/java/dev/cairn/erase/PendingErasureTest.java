@@ -1,6 +1,7 @@
 package dev.cairn.erase;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.xapi.Ifi;
@@ -35,5 +36,15 @@ class PendingErasureTest {
         Files.createFile(dir.resolve(PendingErasure.FILE));
         assertTrue(PendingErasure.exists(dir));
         assertEquals(Optional.empty(), PendingErasure.read(dir));
+    }
+
+    @Test
+    void aDamagedMarkIsRefusedWithItsPath() throws Exception {
+        for (String damaged : new String[] {"{\"erasure\":\"x\",\"people\":[{\"kind\":\"NOSUCH\"}]}",
+                "{\"statementIds\":[\"not-a-uuid\"]}", "{\"erasure\":"}) {
+            Files.writeString(dir.resolve(PendingErasure.FILE), damaged);
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> PendingErasure.read(dir), damaged);
+            assertTrue(e.getMessage().contains(PendingErasure.FILE), e.getMessage());
+        }
     }
 }

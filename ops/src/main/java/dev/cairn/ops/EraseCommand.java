@@ -95,7 +95,13 @@ final class EraseCommand implements Callable<Integer> {
             return 2;
         }
         String erasureId = ErasurePlan.newErasureId();
-        Optional<PendingErasure.Interrupted> interrupted = PendingErasure.read(logDir);
+        Optional<PendingErasure.Interrupted> interrupted;
+        try {
+            interrupted = PendingErasure.read(logDir);
+        } catch (IllegalStateException e) {
+            System.err.println("cairn erase: " + e.getMessage());
+            return 1;
+        }
         if (interrupted.isPresent()) {
             ErasurePlan.Request was = interrupted.get().request();
             if (!was.isEmpty() && !request.isEmpty() && !request.equals(was)) {

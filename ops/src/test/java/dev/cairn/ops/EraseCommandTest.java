@@ -416,6 +416,11 @@ class EraseCommandTest {
                 null)), Set.of(), null));
         assertEquals(2, erase("--agent", "{\"mbox\":\"mailto:bob@example.com\"}"), "not another erasure first");
         assertTrue(PendingErasure.exists(log));
+        byte[] mark = Files.readAllBytes(log.resolve("erasure.pending"));
+        Files.writeString(log.resolve("erasure.pending"), "{\"erasure\":");
+        assertEquals(1, erase(), "a damaged mark: said, and nothing erased");
+        assertTrue(anyFileHolds(ADA));
+        Files.write(log.resolve("erasure.pending"), mark);
         assertEquals(0, erase());
         assertFalse(PendingErasure.exists(log));
         assertFalse(anyFileHolds(ADA));
