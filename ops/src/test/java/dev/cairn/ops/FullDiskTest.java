@@ -83,7 +83,9 @@ class FullDiskTest {
     void writesAreRefusedBeforeTheDiskIsFullAndResumeOnceSpaceIsFreedWithEveryAcknowledgedStatementReadable()
             throws Exception {
         Path ballast = fs.dir().resolve("ballast");
-        Files.write(ballast, new byte[120 << 20]); // freed later: room for the replay to build a second database
+        // Freed later: room for the replay to build a second database beside the first, with its write-ahead log and
+        // shared memory. With 120 MB the writes left ~72 MB to fill and a replay's swap once ran out (SQLITE_IOERR_SHMSIZE).
+        Files.write(ballast, new byte[140 << 20]);
         Set<String> acknowledged = ConcurrentHashMap.newKeySet();
         Map<Integer, Integer> statuses = new ConcurrentHashMap<>();
         Settings settings = TestLrs.settings(fs.dir(), database.url()).with(Map.of("disk-reserve", String.valueOf(RESERVE)));
