@@ -3,6 +3,7 @@ package dev.cairn.log;
 import dev.cairn.xapi.DocumentKey;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import java.util.zip.CRC32C;
@@ -62,6 +63,15 @@ import net.openhft.chronicle.bytes.BytesOut;
  * <pre>
  *  type 5: type 4 layout | padding length (i32) | padding (zero bytes)
  * </pre>
+ * Types 6 and 7 (format 2 only) are entries of type 1 and 4 an erasure rewrote slot by slot: the same layout, in which
+ * every byte of a statement it left alone stays where it was, so that the rewrite writes only what changed (and a
+ * checksum). A statement it removed or rewrote keeps its slot, the bytes its JSON took: its JSON length is the negative
+ * of the slot's size, and the slot holds a kind byte (0: erased, 1: rewritten), the length (int32) and bytes of its
+ * residue (none when 0) or of its new JSON, and zeros to its end. An attachment content the erasure dropped keeps its
+ * place as zeros, its length n written as -(n + 1):
+ * <pre>
+ *  replaced slot:  id | stored ms | -slot (i32) | kind (byte) | n (i32) | n bytes | zeros to the slot's end
+ * </pre>
  * Type 0 (format 2 only) is a void entry: a torn entry that the next writer neutralised
  * ({@code dev.cairn.log.chronicle.TornTail}); it keeps its place, and so Chronicle's index and sequence numbers, and
  * readers skip it. Format 1 entries read as
@@ -76,6 +86,12 @@ public final class EventCodec {
     static final byte TYPE_DOCUMENTS_DELETED = 3;
     static final byte TYPE_STATEMENTS_WITH_ATTACHMENTS = 4;
     static final byte TYPE_STATEMENTS_REWRITTEN = 5;
+    static final byte TYPE_STATEMENTS_IN_SLOTS = 6;
+    static final byte TYPE_STATEMENTS_WITH_ATTACHMENTS_IN_SLOTS = 7;
+    private static final byte SLOT_ERASED = 0;
+    private static final byte SLOT_REWRITTEN = 1;
+    /** A replaced slot's kind byte and content length. */
+    private static final int SLOT_HEADER = 5;
     static final byte FLAG_NO_DEFINE = 0x40;
     private static final int HEADER = 6;
     /** Format 2's CRC32C after the format byte. */
@@ -89,6 +105,13 @@ public final class EventCodec {
     private static final int KEEP_BODY_BYTES = 1 << 20;
 
     private EventCodec() {
+    }
+
+    /** The bytes a statement's id takes in an entry ({@link #encode}), for a search of the log's raw bytes. */
+    public static byte[] idBytes(UUID id) {
+        Bytes<byte[]> b = Bytes.allocateElasticOnHeap(16);
+        b.writeLong(id.getMostSignificantBits()).writeLong(id.getLeastSignificantBits());
+        return b.toByteArray();
     }
 
     /**
@@ -141,8 +164,94 @@ public final class EventCodec {
     }
 
     /**
+     * Writes {@code replacement} slot by slot over the entry {@code old} (its bytes as the log holds them) as type 6 or
+     * 7 (above): {@code old} of format 2 and type 1, 4, 6 or 7 (an earlier erasure's slots are kept as they are),
+     * {@code replacement} its statements in the same order (those left alone with the same JSON, or the same
+     * tombstone) with the attachment contents it keeps. False, with nothing written, when {@code old} is of another
+     * type or a replaced statement does not fit in its slot.
+     */
+    public static boolean encodeInSlots(byte[] old, StatementsStored replacement, BytesOut<?> out) {
+        if (old.length <= TYPE_OFFSET || old[0] != FORMAT_2) {
+            return false;
+        }
+        byte flags = (byte) (old[TYPE_OFFSET] & FLAG_NO_DEFINE);
+        byte type = (byte) (old[TYPE_OFFSET] & ~FLAG_NO_DEFINE);
+        boolean attachments = type == TYPE_STATEMENTS_WITH_ATTACHMENTS || type == TYPE_STATEMENTS_WITH_ATTACHMENTS_IN_SLOTS;
+        if (!attachments && type != TYPE_STATEMENTS_STORED && type != TYPE_STATEMENTS_IN_SLOTS) {
+            return false;
+        }
+        boolean slots = type == TYPE_STATEMENTS_IN_SLOTS || type == TYPE_STATEMENTS_WITH_ATTACHMENTS_IN_SLOTS;
+        Bytes<byte[]> in = Bytes.wrapForRead(old);
+        in.readPosition(TYPE_OFFSET + 1);
+        int count = in.readInt();
+        if (count != replacement.statements().size()) {
+            throw new IllegalArgumentException("a rewrite keeps every statement's place");
+        }
+        // a fresh heap buffer: the bytes it skips over are zeros
+        Bytes<byte[]> body = Bytes.allocateElasticOnHeap(old.length);
+        body.writeByte((byte) ((attachments ? TYPE_STATEMENTS_WITH_ATTACHMENTS_IN_SLOTS : TYPE_STATEMENTS_IN_SLOTS)
+                | flags)).writeInt(count);
+        for (StoredStatement now : replacement.statements()) {
+            long msb = in.readLong();
+            long lsb = in.readLong();
+            long stored = in.readLong();
+            if (now.id().getMostSignificantBits() != msb || now.id().getLeastSignificantBits() != lsb) {
+                throw new IllegalArgumentException("a rewrite keeps every statement's place: " + now.id());
+            }
+            body.writeLong(msb).writeLong(lsb).writeLong(stored);
+            int length = in.readInt();
+            if (length < 0 && !slots) {
+                return false;
+            }
+            int slot = Math.abs(length);
+            byte[] was = bytes(in, slot);
+            StoredStatement before = length >= 0 ? new StoredStatement(now.id(), stored, was)
+                    : slot(Bytes.wrapForRead(was), -1, now.id(), stored, slot);
+            if (now.isErased() == before.isErased() && Arrays.equals(now.isErased() ? now.residue() : now.json(),
+                    before.isErased() ? before.residue() : before.json())) {
+                body.writeInt(length).write(was); // left alone: its bytes as they were
+                continue;
+            }
+            byte[] content = now.isErased() ? (now.residue() == null ? new byte[0] : now.residue()) : now.json();
+            if (SLOT_HEADER + content.length > slot) {
+                return false;
+            }
+            body.writeInt(-slot).writeByte(now.isErased() ? SLOT_ERASED : SLOT_REWRITTEN).writeInt(content.length)
+                    .write(content);
+            body.writeSkip(slot - SLOT_HEADER - content.length);
+        }
+        if (attachments) {
+            int n = in.readInt();
+            body.writeInt(n);
+            for (int i = 0; i < n; i++) {
+                String sha2 = getString(in);
+                String contentType = getString(in);
+                putString(body, sha2);
+                putString(body, contentType);
+                int length = in.readInt();
+                int size = length >= 0 ? length : -(length + 1); // a dropped content's -(size + 1): empty ones too
+                byte[] content = bytes(in, size);
+                if (length >= 0 && replacement.attachments().stream().anyMatch(k -> k.sha2().equals(sha2))) {
+                    body.writeInt(length).write(content);
+                } else {
+                    body.writeInt(-(size + 1)).writeSkip(size);
+                }
+            }
+        }
+        if (in.readRemaining() != 0) {
+            return false;
+        }
+        writeChecked(body, out);
+        return true;
+    }
+
+    /** Where the type byte of an entry of format 2 is. */
+    public static final int TYPE_OFFSET = 1 + CHECKSUM_BYTES;
+
+    /**
      * Writes the entry at the read position of {@code entry} again without the padding an erasure left in it (a type 5
-     * entry's zero bytes, a void entry's length past {@link #VOID_MIN}), for a compaction of the log; false, with
+     * entry's zero bytes, the slots of a type 6 or 7 entry, as type 5; a void entry's length past {@link #VOID_MIN}),
+     * for a compaction of the log; false, with
      * nothing written or read, when it has none. The event read back is the same.
      *
      * @throws BadLogEntryException when the entry does not decode
@@ -153,8 +262,10 @@ public final class EventCodec {
         if (length <= VOID_MIN || entry.readByte(start) != FORMAT_2) {
             return false; // format 1 has neither type
         }
-        byte type = entry.readByte(start + 1 + CHECKSUM_BYTES);
-        if (type != TYPE_VOID && (type & ~FLAG_NO_DEFINE) != TYPE_STATEMENTS_REWRITTEN) {
+        byte type = entry.readByte(start + TYPE_OFFSET);
+        if (type != TYPE_VOID && (type & ~FLAG_NO_DEFINE) != TYPE_STATEMENTS_REWRITTEN
+                && (type & ~FLAG_NO_DEFINE) != TYPE_STATEMENTS_IN_SLOTS
+                && (type & ~FLAG_NO_DEFINE) != TYPE_STATEMENTS_WITH_ATTACHMENTS_IN_SLOTS) {
             return false;
         }
         Event event = decode(entry, index); // its checksum checked: damage is never turned into a valid entry
@@ -389,8 +500,9 @@ public final class EventCodec {
         }
         boolean defines = (type & FLAG_NO_DEFINE) == 0;
         type &= ~FLAG_NO_DEFINE;
+        boolean inSlots = type == TYPE_STATEMENTS_IN_SLOTS || type == TYPE_STATEMENTS_WITH_ATTACHMENTS_IN_SLOTS;
         if (type != TYPE_STATEMENTS_STORED && type != TYPE_STATEMENTS_WITH_ATTACHMENTS
-                && !(type == TYPE_STATEMENTS_REWRITTEN && format == FORMAT_2)) {
+                && !((type == TYPE_STATEMENTS_REWRITTEN || inSlots) && format == FORMAT_2)) {
             throw new BadLogEntryException(index, "has unknown type " + type);
         }
         int count = in.readInt();
@@ -406,11 +518,13 @@ public final class EventCodec {
                 byte[] residue = new byte[-length];
                 in.read(residue);
                 statements.add(StoredStatement.erased(id, stored, residue));
+            } else if (length < 0 && inSlots) {
+                statements.add(slot(in, index, id, stored, -length));
             } else {
                 statements.add(new StoredStatement(id, stored, bytes(in, length)));
             }
         }
-        if (type == TYPE_STATEMENTS_STORED) {
+        if (type == TYPE_STATEMENTS_STORED || type == TYPE_STATEMENTS_IN_SLOTS) {
             return new StatementsStored(statements, List.of(), defines);
         }
         int attachmentCount = in.readInt();
@@ -421,7 +535,17 @@ public final class EventCodec {
         for (int i = 0; i < attachmentCount; i++) {
             String sha2 = getString(in);
             String contentType = getString(in);
-            attachments.add(new AttachmentContent(sha2, contentType, getBytes(in)));
+            int length = in.readInt();
+            if (length < 0 && inSlots) { // a content the erasure dropped: -(its length + 1), then zeros
+                int dropped = -(length + 1);
+                if (dropped > in.readRemaining()) {
+                    throw new BadLogEntryException(index, "has a dropped attachment of " + dropped + " bytes with "
+                            + in.readRemaining() + " left");
+                }
+                in.readSkip(dropped);
+            } else {
+                attachments.add(new AttachmentContent(sha2, contentType, bytes(in, length)));
+            }
         }
         if (type == TYPE_STATEMENTS_REWRITTEN) {
             int padding = in.readInt();
@@ -432,6 +556,26 @@ public final class EventCodec {
             in.readSkip(padding);
         }
         return new StatementsStored(statements, attachments, defines);
+    }
+
+    /** A statement's slot that an erasure replaced (types 6 and 7), {@code slot} bytes from the read position. */
+    private static StoredStatement slot(BytesIn<?> in, long index, UUID id, long stored, int slot) {
+        if (slot < SLOT_HEADER || slot > in.readRemaining()) {
+            throw new BadLogEntryException(index, "has a statement slot of " + slot + " bytes");
+        }
+        byte kind = in.readByte();
+        int n = in.readInt();
+        if (n < 0 || n > slot - SLOT_HEADER) {
+            throw new BadLogEntryException(index, "has " + n + " bytes in a statement slot of " + slot);
+        }
+        byte[] content = new byte[n];
+        in.read(content);
+        in.readSkip(slot - SLOT_HEADER - n);
+        return switch (kind) {
+            case SLOT_ERASED -> StoredStatement.erased(id, stored, n == 0 ? null : content);
+            case SLOT_REWRITTEN -> new StoredStatement(id, stored, content);
+            default -> throw new BadLogEntryException(index, "has a statement slot of kind " + kind);
+        };
     }
 
     /** A CRC32C and the buffer it reads Chronicle's memory through, one per thread. */

@@ -46,6 +46,23 @@ public interface EventLog extends AutoCloseable {
      */
     void rewrite(Map<Long, Event> replacements);
 
+    /**
+     * Works out what {@link #rewrite(Map)} of {@code replacements} would write (only the byte ranges that change),
+     * writing nothing, for {@link #rewrite(Rewrite)} to write later: an erasure changes the tables in between.
+     *
+     * @throws IllegalArgumentException when a replacement does not fit in its entry
+     */
+    Rewrite prepareRewrite(Map<Long, Event> replacements);
+
+    /** Writes a rewrite {@link #prepareRewrite} worked out, as {@link #rewrite(Map)} does; the log is as it was then. */
+    void rewrite(Rewrite prepared);
+
+    /** The writes of a prepared rewrite. */
+    interface Rewrite {
+        /** The bytes it writes. */
+        long bytes();
+    }
+
     /** Reads every entry from the start and reports the bad ones, without changing anything. */
     LogCheck check();
 

@@ -147,6 +147,113 @@ class EventCodecTest {
         assertThrows(IllegalArgumentException.class, () -> encoded(in), "only a rewrite writes residues");
     }
 
+    private static StoredStatement statement(int i, String text) {
+        UUID id = new UUID(7, i);
+        return new StoredStatement(id, 100 + i, ("{\"id\":\"" + id + "\",\"text\":\"" + text + "\"}")
+                .getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * An erasure's rewrite of an entry as an ingest wrote it keeps every byte of what it left alone in place: a removed
+     * statement and a rewritten one take their own slots, a dropped attachment content turns to zeros in its place.
+     */
+    @Test
+    void anEntryRewrittenSlotBySlotChangesOnlyTheSlotsOfWhatTheErasureChanged() {
+        StoredStatement removed = statement(1, "ada@example.com wrote this");
+        StoredStatement rewritten = statement(2, "asked ada@example.com");
+        StoredStatement kept = statement(3, "bob's own");
+        AttachmentContent essay = new AttachmentContent("ab12", "text/plain", "essay of ada".getBytes(StandardCharsets.UTF_8));
+        AttachmentContent other = new AttachmentContent("cd34", "text/plain", "bob's".getBytes(StandardCharsets.UTF_8));
+        StatementsStored original = new StatementsStored(List.of(removed, rewritten, kept), List.of(essay, other), true);
+        byte[] before = encoded(original);
+        byte[] residue = {1, 0, 0, 0, 0};
+        StoredStatement shorter = new StoredStatement(rewritten.id(), rewritten.storedMillis(),
+                ("{\"id\":\"" + rewritten.id() + "\",\"text\":\"asked erased\"}").getBytes(StandardCharsets.UTF_8));
+        StatementsStored replacement = new StatementsStored(List.of(StoredStatement.erased(removed.id(),
+                removed.storedMillis(), residue), shorter, kept), List.of(other), true);
+
+        Bytes<?> out = Bytes.allocateElasticOnHeap();
+        assertTrue(EventCodec.encodeInSlots(before, replacement, out));
+        byte[] after = out.toByteArray();
+        assertEquals(before.length, after.length, "the entry keeps its length");
+        assertEquals(EventCodec.TYPE_STATEMENTS_WITH_ATTACHMENTS_IN_SLOTS, after[5]);
+        int keptAt = indexOf(before, kept.json());
+        assertEquals(keptAt, indexOf(after, kept.json()), "what the erasure left alone stays in place");
+        int otherAt = indexOf(before, other.content());
+        assertEquals(otherAt, indexOf(after, other.content()));
+        assertEquals(-1, indexOf(after, "ada".getBytes(StandardCharsets.UTF_8)), "nothing of Ada is left");
+
+        StatementsStored back = (StatementsStored) decoded(after, 6);
+        assertTrue(back.statements().get(0).isErased());
+        assertArrayEquals(residue, back.statements().get(0).residue());
+        assertArrayEquals(shorter.json(), back.statements().get(1).json());
+        assertArrayEquals(kept.json(), back.statements().get(2).json());
+        assertEquals(List.of("cd34"), back.attachments().stream().map(AttachmentContent::sha2).toList());
+
+        // A later erasure of the statement left alone keeps the earlier one's slots as they are.
+        Bytes<?> later = Bytes.allocateElasticOnHeap();
+        StatementsStored both = new StatementsStored(List.of(replacement.statements().get(0), shorter,
+                StoredStatement.erased(kept.id(), kept.storedMillis())), List.of(), true);
+        assertTrue(EventCodec.encodeInSlots(after, both, later));
+        byte[] third = later.toByteArray();
+        assertEquals(after.length, third.length);
+        assertEquals(indexOf(after, shorter.json()), indexOf(third, shorter.json()));
+        StatementsStored backAgain = (StatementsStored) decoded(third, 6);
+        assertArrayEquals(residue, backAgain.statements().get(0).residue());
+        assertArrayEquals(shorter.json(), backAgain.statements().get(1).json());
+        assertTrue(backAgain.statements().get(2).isErased());
+        assertTrue(backAgain.attachments().isEmpty());
+
+        Bytes<?> compacted = Bytes.allocateElasticOnHeap();
+        assertTrue(EventCodec.encodeCompacted(Bytes.wrapForRead(after), 6, compacted), "its slots' zeros go");
+        byte[] shortest = compacted.toByteArray();
+        assertTrue(shortest.length < after.length);
+        StatementsStored again = (StatementsStored) decoded(shortest, 6);
+        assertArrayEquals(kept.json(), again.statements().get(2).json());
+        assertArrayEquals(residue, again.statements().get(0).residue());
+    }
+
+    @Test
+    void anEmptyAttachmentContentDroppedSlotBySlotStaysDropped() {
+        StoredStatement s = statement(1, "a@b.c");
+        AttachmentContent empty = new AttachmentContent("e3b0", "text/plain", new byte[0]);
+        byte[] before = encoded(new StatementsStored(List.of(s), List.of(empty), true));
+        Bytes<?> out = Bytes.allocateElasticOnHeap();
+        assertTrue(EventCodec.encodeInSlots(before, new StatementsStored(List.of(s), List.of(), true), out));
+        assertTrue(((StatementsStored) decoded(out.toByteArray(), 1)).attachments().isEmpty());
+        Bytes<?> again = Bytes.allocateElasticOnHeap();
+        assertTrue(EventCodec.encodeInSlots(out.toByteArray(), new StatementsStored(List.of(s), List.of(), true), again));
+        assertTrue(((StatementsStored) decoded(again.toByteArray(), 1)).attachments().isEmpty());
+    }
+
+    @Test
+    void aReplacementLongerThanItsSlotDoesNotFitSlotBySlot() {
+        StoredStatement s = statement(1, "a@b.c");
+        StatementsStored original = new StatementsStored(List.of(s));
+        StoredStatement longer = new StoredStatement(s.id(), s.storedMillis(), Arrays.copyOf(s.json(),
+                s.json().length + 1));
+        assertFalse(EventCodec.encodeInSlots(encoded(original), new StatementsStored(List.of(longer)),
+                Bytes.allocateElasticOnHeap()));
+        StatementsStored erased = new StatementsStored(List.of(StoredStatement.erased(s.id(), s.storedMillis())));
+        Bytes<?> out = Bytes.allocateElasticOnHeap();
+        assertTrue(EventCodec.encodeInSlots(encoded(original), erased, out));
+        assertEquals(EventCodec.TYPE_STATEMENTS_IN_SLOTS, out.toByteArray()[5]);
+        assertTrue(((StatementsStored) decoded(out.toByteArray(), 1)).statements().get(0).isErased());
+    }
+
+    private static int indexOf(byte[] haystack, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (haystack[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
+    }
+
     @Test
     void anUnknownFormatIsRejectedWithTheIndex() {
         byte[] data = encoded(new StatementsStored(List.of(new StoredStatement(ID, 42, JSON))));

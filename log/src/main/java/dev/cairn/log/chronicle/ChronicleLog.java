@@ -91,7 +91,17 @@ public final class ChronicleLog implements EventLog {
 
     @Override
     public void rewrite(Map<Long, Event> replacements) {
-        LogRewrite.rewrite(queue, dir, replacements);
+        rewrite(prepareRewrite(replacements));
+    }
+
+    @Override
+    public Rewrite prepareRewrite(Map<Long, Event> replacements) {
+        return new LogRewrite.Prepared(LogRewrite.plan(queue, replacements));
+    }
+
+    @Override
+    public void rewrite(Rewrite prepared) {
+        LogRewrite.write(dir, ((LogRewrite.Prepared) prepared).writes());
     }
 
     /** @throws UnreadableEndException when the log cannot be read up to where Chronicle would append next */

@@ -14,6 +14,8 @@ public final class ChronicleTailer implements LogTailer {
     private final ExcerptTailer tailer;
     /** The last index it may return. */
     private final LongSupplier limit;
+    /** The bytes of the entry a {@link #next(Filter)} judges, kept for the next one. */
+    private byte[] raw = new byte[64 * 1024];
 
     ChronicleTailer(ExcerptTailer tailer, long afterIndex, LongSupplier limit) {
         this.tailer = tailer;
@@ -35,22 +37,44 @@ public final class ChronicleTailer implements LogTailer {
 
     @Override
     public LogEntry next() {
-        try (DocumentContext dc = tailer.readingDocument()) {
-            if (!dc.isPresent()) {
-                return null;
-            }
-            long index = dc.index();
-            if (index > limit.getAsLong()) {
-                dc.rollbackOnClose();
-                return null;
-            }
-            try {
+        return read(null);
+    }
+
+    @Override
+    public LogEntry next(Filter filter) {
+        return read(filter);
+    }
+
+    /** The next entry {@code filter} accepts, or with none the next entry; null at the end. */
+    private LogEntry read(Filter filter) {
+        while (true) {
+            try (DocumentContext dc = tailer.readingDocument()) {
+                if (!dc.isPresent()) {
+                    return null;
+                }
+                long index = dc.index();
+                if (index > limit.getAsLong()) {
+                    dc.rollbackOnClose();
+                    return null;
+                }
                 Bytes<?> bytes = dc.wire().bytes();
                 int length = (int) bytes.readRemaining();
-                return new LogEntry(index, EventCodec.decode(bytes, index), length);
-            } catch (BadLogEntryException e) {
-                dc.rollbackOnClose();
-                throw e;
+                if (filter != null) {
+                    if (raw.length < length) {
+                        raw = new byte[Math.max(length, raw.length * 2)];
+                    }
+                    bytes.read(raw, 0, length);
+                    if (!filter.accepts(raw, length)) {
+                        continue;
+                    }
+                    bytes.readPosition(bytes.readPosition() - length);
+                }
+                try {
+                    return new LogEntry(index, EventCodec.decode(bytes, index), length);
+                } catch (BadLogEntryException e) {
+                    dc.rollbackOnClose();
+                    throw e;
+                }
             }
         }
     }

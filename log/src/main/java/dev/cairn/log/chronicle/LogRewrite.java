@@ -20,6 +20,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +43,8 @@ import net.openhft.chronicle.wire.DocumentContext;
  */
 final class LogRewrite {
     static final String PLAN = "rewrite.plan";
+    /** Unchanged bytes between two changed ranges that one write covers rather than make two. */
+    private static final int GAP = 64;
     private static final long MAGIC = 0x4341_4952_4e52_5731L; // "CAIRNRW1"
 
     /** One entry's new bytes and where they go. */
@@ -51,15 +54,16 @@ final class LogRewrite {
     private LogRewrite() {
     }
 
-    /**
-     * Rewrites each entry of {@code replacements} (by index) as its event: statements as a type 5 entry, a
-     * {@link EntryVoided} as a void entry.
-     *
-     * @throws IllegalArgumentException when an index is not in the log or its replacement does not fit in its entry;
-     *                                  nothing is changed then
-     */
-    static void rewrite(SingleChronicleQueue queue, Path dir, Map<Long, Event> replacements) {
-        List<Write> writes = plan(queue, replacements);
+    /** A rewrite's writes, worked out ahead ({@link dev.cairn.log.EventLog#prepareRewrite}). */
+    record Prepared(List<Write> writes) implements dev.cairn.log.EventLog.Rewrite {
+        @Override
+        public long bytes() {
+            return writes.stream().mapToLong(w -> w.bytes().length).sum();
+        }
+    }
+
+    /** Writes {@code writes}: their plan first, synced, then each in place. */
+    static void write(Path dir, List<Write> writes) {
         if (writes.isEmpty()) {
             return;
         }
@@ -67,7 +71,13 @@ final class LogRewrite {
         apply(dir, writes);
     }
 
-    /** Where each replacement goes and its bytes, checked to fit; nothing is written. */
+    /**
+     * Where each entry of {@code replacements} (by index) changes, and the bytes it changes to, checked to fit; nothing
+     * is written. Statements go slot by slot (type 6 or 7) over an entry of type 1, 4, 6 or 7, else as a type 5 entry;
+     * an {@link EntryVoided} as a void entry.
+     *
+     * @throws IllegalArgumentException when an index is not in the log or its replacement does not fit in its entry
+     */
     static List<Write> plan(SingleChronicleQueue queue, Map<Long, Event> replacements) {
         List<Write> writes = new ArrayList<>(replacements.size());
         try (ExcerptTailer tailer = queue.createTailer()) {
@@ -81,9 +91,14 @@ final class LogRewrite {
                         throw new IllegalArgumentException("log entry " + Long.toHexString(index) + " cannot be read");
                     }
                     Bytes<?> bytes = dc.wire().bytes();
-                    int length = (int) bytes.readRemaining();
-                    writes.add(new Write(tailer.currentFile().getName(), bytes.readPosition(),
-                            encode(r.getValue(), length, index)));
+                    long position = bytes.readPosition();
+                    byte[] old = new byte[(int) bytes.readRemaining()];
+                    bytes.read(old);
+                    byte[] fresh = encode(r.getValue(), old, index);
+                    String file = tailer.currentFile().getName();
+                    for (int[] range : changed(old, fresh)) {
+                        writes.add(new Write(file, position + range[0], Arrays.copyOfRange(fresh, range[0], range[1])));
+                    }
                 }
             }
         }
@@ -108,8 +123,49 @@ final class LogRewrite {
         apply(dir, writes);
     }
 
-    private static byte[] encode(Event event, int length, long index) {
+    /**
+     * The ranges [from, to) where {@code fresh} differs from {@code old}, ranges closer than {@link #GAP} bytes joined:
+     * what a rewrite writes, so that erasing one statement of a large entry writes its slot, not the entry.
+     */
+    static List<int[]> changed(byte[] old, byte[] fresh) {
+        List<int[]> out = new ArrayList<>();
+        int i = 0;
+        while (i < fresh.length) {
+            if (old[i] == fresh[i]) {
+                i++;
+                continue;
+            }
+            int from = i;
+            int to = i + 1;
+            for (int j = to; j < fresh.length && j < to + GAP; j++) {
+                if (old[j] != fresh[j]) {
+                    to = j + 1;
+                }
+            }
+            out.add(new int[] {from, to});
+            i = to;
+        }
+        return out;
+    }
+
+    /**
+     * The bytes that take the place of entry {@code old}: a void entry, or statements slot by slot over an entry as an
+     * ingest or an earlier slot-by-slot rewrite wrote it (only the changed statements' bytes and the checksum differ),
+     * or else as a type 5 entry.
+     */
+    private static byte[] encode(Event event, byte[] old, long index) {
+        int length = old.length;
         Bytes<byte[]> out = Bytes.allocateElasticOnHeap(length);
+        if (event instanceof StatementsStored s) {
+            if (EventCodec.encodeInSlots(old, s, out)) {
+                if (out.writePosition() != length) {
+                    throw new IllegalStateException("log entry " + Long.toHexString(index) + " rewritten slot by slot "
+                            + "is " + out.writePosition() + " bytes, not its " + length);
+                }
+                return out.toByteArray();
+            }
+            out.clear();
+        }
         if (event instanceof StatementsStored s) {
             if (!EventCodec.encodeRewritten(s, length, out)) {
                 throw new IllegalArgumentException("the rewritten log entry " + Long.toHexString(index)

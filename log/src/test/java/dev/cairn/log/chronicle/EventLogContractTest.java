@@ -54,6 +54,29 @@ class EventLogContractTest {
     }
 
     @Test
+    void aFilteredTailerDecodesOnlyTheEntriesWhoseBytesItAcceptsAndSeesTheEnd() {
+        try (EventLog log = ChronicleLog.open(dir); LogAppender appender = log.appender()) {
+            List<StatementsStored> events = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                events.add(event());
+                appender.append(events.get(i));
+            }
+            appender.sync();
+            byte[] wanted = events.get(3).statements().get(0).id().toString().getBytes(StandardCharsets.UTF_8);
+            dev.cairn.xapi.AnyOf any = dev.cairn.xapi.AnyOf.of(List.of(wanted));
+            try (LogTailer tailer = log.tailer(EventLog.START)) {
+                LogEntry found = tailer.next(any::in);
+                assertEquals(events.get(3).statements().get(0).id(), id(found));
+                assertNull(tailer.next(any::in), "none after it");
+            }
+            try (LogTailer tailer = log.tailer(EventLog.START)) {
+                assertEquals(events.get(0).statements().get(0).id(), id(tailer.next((bytes, length) -> true)));
+                assertEquals(events.get(1).statements().get(0).id(), id(tailer.next()), "the tailer goes on after it");
+            }
+        }
+    }
+
+    @Test
     void positionsGrowInLogOrderAfterStart() {
         try (EventLog log = ChronicleLog.open(dir); LogAppender appender = log.appender()) {
             assertEquals(EventLog.START, log.lastPosition());

@@ -130,6 +130,51 @@ class LogRewriteTest {
         assertEquals(6, read().size());
     }
 
+    /** Erasing one statement of a large entry as an ingest wrote it writes that statement's slot and a checksum. */
+    @Test
+    void aRewriteOfOneStatementInALargeEntryWritesLittleMoreThanItsSlot() throws Exception {
+        List<StoredStatement> many = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            many.add(statement(i, i == 100 ? SECRET : "b@example.com"));
+        }
+        long index;
+        try (ChronicleLog log = ChronicleLog.open(dir); LogAppender appender = log.appender()) {
+            index = appender.append(new StatementsStored(many));
+            appender.sync();
+        }
+        List<StoredStatement> after = new ArrayList<>(many);
+        after.set(100, StoredStatement.erased(many.get(100).id(), many.get(100).storedMillis()));
+        try (SingleChronicleQueue q = SingleChronicleQueueBuilder.binary(dir).blockSize(ChronicleLog.BLOCK_SIZE)
+                .build()) {
+            List<LogRewrite.Write> writes = LogRewrite.plan(q, Map.of(index, new StatementsStored(after)));
+            int written = writes.stream().mapToInt(w -> w.bytes().length).sum();
+            assertTrue(written < 2 * many.get(100).json().length, written + " bytes written for a slot of "
+                    + many.get(100).json().length + " in an entry of " + 200 * many.get(100).json().length);
+        }
+        try (ChronicleLog log = ChronicleLog.open(dir)) {
+            log.rewrite(Map.of(index, new StatementsStored(after)));
+        }
+        StatementsStored read = (StatementsStored) read().get(0).event();
+        assertTrue(read.statements().get(100).isErased());
+        assertArrayEquals(many.get(101).json(), read.statements().get(101).json());
+        assertFalse(anyFileHolds(SECRET));
+
+        after.set(150, StoredStatement.erased(many.get(150).id(), many.get(150).storedMillis()));
+        try (SingleChronicleQueue q = SingleChronicleQueueBuilder.binary(dir).blockSize(ChronicleLog.BLOCK_SIZE)
+                .build()) {
+            int written = LogRewrite.plan(q, Map.of(index, new StatementsStored(after))).stream()
+                    .mapToInt(w -> w.bytes().length).sum();
+            assertTrue(written < 2 * many.get(150).json().length, "a later erasure of the same entry: " + written);
+        }
+        try (ChronicleLog log = ChronicleLog.open(dir)) {
+            log.rewrite(Map.of(index, new StatementsStored(after)));
+        }
+        read = (StatementsStored) read().get(0).event();
+        assertTrue(read.statements().get(100).isErased());
+        assertTrue(read.statements().get(150).isErased());
+        assertArrayEquals(many.get(151).json(), read.statements().get(151).json());
+    }
+
     @Test
     void aReplacementThatDoesNotFitChangesNothing() {
         write();
