@@ -1,5 +1,6 @@
 package dev.cairn.projector;
 
+import dev.cairn.xapi.AgentNames;
 import dev.cairn.log.AttachmentContent;
 import dev.cairn.log.BadLogEntryException;
 import dev.cairn.log.DocumentWritten;
@@ -35,10 +36,11 @@ record PreparedEntry(LogEntry entry, List<Prepared> statements) {
      */
     record Prepared(ProjectedStatement projected, List<ActivityDefinitions.Defined> definitions,
                     List<AgentNames.Named> names, List<String> carried) {
-        /** What an erasure left of a statement: its place, and the activity definitions it gave. */
-        static Prepared erased(StoredStatement s, List<ActivityDefinitions.Defined> definitions) {
+        /** What an erasure left of a statement: its place, and the activity definitions and agent names it gave. */
+        static Prepared erased(StoredStatement s, List<ActivityDefinitions.Defined> definitions,
+                               List<AgentNames.Named> names) {
             return new Prepared(new ProjectedStatement(s.id(), s.storedMillis(), s.json(), null, false), definitions,
-                    List.of(), List.of());
+                    names, List.of());
         }
 
         boolean isErased() {
@@ -76,10 +78,10 @@ record PreparedEntry(LogEntry entry, List<Prepared> statements) {
         return new PreparedEntry(entry, out);
     }
 
-    /** An erased statement, with its residue's definitions when its credential could define them. */
+    /** An erased statement, with its residue's definitions and names when its credential could define them. */
     private static Prepared erased(StoredStatement s, StatementsStored event, LogEntry entry, Repeats repeats) {
         if (s.residue() == null || !event.defines()) {
-            return Prepared.erased(s, List.of());
+            return Prepared.erased(s, List.of(), List.of());
         }
         StatementResidue residue;
         try {
@@ -88,7 +90,7 @@ record PreparedEntry(LogEntry entry, List<Prepared> statements) {
             throw new BadLogEntryException(entry.position(), "holds the residue of erased statement " + s.id()
                     + " that does not read: " + e.getMessage());
         }
-        return Prepared.erased(s, repeats.newDefinitions(residue.definitions()));
+        return Prepared.erased(s, repeats.newDefinitions(residue.definitions()), repeats.newNames(residue.names()));
     }
 
     /** The hashes of {@code statement}'s attachments (its SubStatement's too) whose content the request carried. */

@@ -1,5 +1,6 @@
 package dev.cairn.projector;
 
+import dev.cairn.xapi.AgentNames;
 import dev.cairn.log.AttachmentContent;
 import dev.cairn.log.BadLogEntryException;
 import dev.cairn.log.DocumentWritten;

@@ -1,5 +1,6 @@
 package dev.cairn.projector;
 
+import dev.cairn.xapi.AgentNames;
 import dev.cairn.store.LruMap;
 import dev.cairn.xapi.ActivityDefinition;
 import dev.cairn.xapi.ActivityDefinitions;

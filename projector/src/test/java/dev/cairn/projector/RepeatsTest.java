@@ -1,5 +1,6 @@
 package dev.cairn.projector;
 
+import dev.cairn.xapi.AgentNames;
 import dev.cairn.xapi.ActivityDefinitions;
 import dev.cairn.xapi.StatementParser;
 import java.nio.charset.StandardCharsets;

@@ -121,12 +121,17 @@ public final class AnyOf {
 
     /** Whether one of the strings stands somewhere in {@code text}. */
     public boolean in(byte[] text) {
+        return in(text, text.length);
+    }
+
+    /** Whether one of the strings stands in the first {@code length} bytes of {@code text}. */
+    public boolean in(byte[] text, int length) {
         if (match[0]) {
             return true;
         }
         int s = 0;
-        for (byte b : text) {
-            s = step(s, b);
+        for (int i = 0; i < length; i++) {
+            s = step(s, text[i]);
             if (match[s]) {
                 return true;
             }

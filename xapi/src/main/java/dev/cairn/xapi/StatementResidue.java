@@ -12,35 +12,46 @@ import java.util.List;
 
 /**
  * What a statement an erasure removes leaves in its place in the log (docs/erasure.md): the activity definitions it
- * gave. An activity's canonical definition is merged from every statement that defines it, in log order, each newer
- * value over the older ones, and is the activity's, not a learner's; a removed statement that left no trace would make
- * a replay merge another definition than the tables held, and finding it again from the statements left would read
- * every statement of a popular activity. Nothing else of the statement is kept: its id, actor, verb, result, context
- * and the names it gave agents go with it.
+ * gave and, unless a retention period removed it, the names it gave agents (the erased people's taken out). An
+ * activity's canonical definition is merged from every statement that defines it, in log order, each newer value over
+ * the older ones, and is the activity's, not a learner's; a removed statement that left no trace would make a replay
+ * merge another definition than the tables held, and finding it again from the statements left would read every
+ * statement of a popular activity. An agent's names are a set that the tables cannot say which statements gave, so a
+ * name kept with its statement's place lets an erasure change only the rows it touches and still equal a replay.
+ * Nothing else of the statement is kept: its id, verb, result and context go with it.
  *
- * <p>Its bytes: a format byte (1), then the count of definitions, then the activity id and the definition JSON of
- * each, both as a length (int32) and UTF-8.
+ * <p>Its bytes: a format byte, then the count of definitions, then the activity id and the definition JSON of each,
+ * both as a length (int32) and UTF-8; in format 2 then the count of names and the IFI key and name of each, the same
+ * way. Format 1, which has no names, is written when there are none.
  */
-public record StatementResidue(List<ActivityDefinitions.Defined> definitions) {
-    private static final byte FORMAT = 1;
+public record StatementResidue(List<ActivityDefinitions.Defined> definitions, List<AgentNames.Named> names) {
+    private static final byte DEFINITIONS = 1;
+    private static final byte DEFINITIONS_AND_NAMES = 2;
 
-    /** What {@code s} leaves when removed. */
-    public static StatementResidue of(Statement s) {
-        return new StatementResidue(ActivityDefinitions.of(s));
+    /** What {@code s} leaves when removed: its definitions, and with {@code names} the names it gives agents. */
+    public static StatementResidue of(Statement s, boolean names) {
+        return new StatementResidue(ActivityDefinitions.of(s), names ? AgentNames.of(s) : List.of());
     }
 
     public boolean isEmpty() {
-        return definitions.isEmpty();
+        return definitions.isEmpty() && names.isEmpty();
     }
 
     public byte[] encode() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(FORMAT);
+            out.writeByte(names.isEmpty() ? DEFINITIONS : DEFINITIONS_AND_NAMES);
             out.writeInt(definitions.size());
             for (ActivityDefinitions.Defined d : definitions) {
                 put(out, d.activityId().getBytes(StandardCharsets.UTF_8));
                 put(out, DefinitionWriter.write(d.definition()));
+            }
+            if (!names.isEmpty()) {
+                out.writeInt(names.size());
+                for (AgentNames.Named n : names) {
+                    put(out, n.ifiKey().getBytes(StandardCharsets.UTF_8));
+                    put(out, n.name().getBytes(StandardCharsets.UTF_8));
+                }
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -55,7 +66,8 @@ public record StatementResidue(List<ActivityDefinitions.Defined> definitions) {
      */
     public static StatementResidue decode(byte[] bytes) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
-            if (in.readByte() != FORMAT) {
+            byte format = in.readByte();
+            if (format != DEFINITIONS && format != DEFINITIONS_AND_NAMES) {
                 throw new IllegalArgumentException("a statement residue of an unknown format");
             }
             int count = count(in, bytes.length);
@@ -65,10 +77,17 @@ public record StatementResidue(List<ActivityDefinitions.Defined> definitions) {
                 definitions.add(new ActivityDefinitions.Defined(id,
                         StatementParser.parseActivityDefinition(get(in, bytes.length))));
             }
+            List<AgentNames.Named> names = new ArrayList<>();
+            if (format == DEFINITIONS_AND_NAMES) {
+                int n = count(in, bytes.length);
+                for (int i = 0; i < n; i++) {
+                    names.add(new AgentNames.Named(string(in, bytes.length), string(in, bytes.length)));
+                }
+            }
             if (in.available() > 0) {
                 throw new IllegalArgumentException("a statement residue with " + in.available() + " bytes too many");
             }
-            return new StatementResidue(definitions);
+            return new StatementResidue(definitions, names);
         } catch (IOException | XapiException e) {
             throw new IllegalArgumentException("a statement residue does not read: " + e.getMessage(), e);
         }

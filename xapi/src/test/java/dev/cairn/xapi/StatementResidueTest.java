@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** What a removed statement leaves: the activity definitions it gave, and nothing else of it. */
+/** What a removed statement leaves: the activity definitions it gave, the names it gave agents, and nothing else of it. */
 class StatementResidueTest {
     private static final String STATEMENT = """
             {"actor":{"mbox":"mailto:ada@example.com","name":"Ada"},"verb":{"id":"http://example.com/v"},
@@ -22,11 +22,21 @@ class StatementResidueTest {
 
     @Test
     void itHoldsTheDefinitionsTheStatementGaveAndReadsBackAsWritten() {
-        StatementResidue residue = StatementResidue.of(statement());
+        StatementResidue residue = StatementResidue.of(statement(), false);
         assertEquals(List.of("http://example.com/a", "http://example.com/p"),
                 residue.definitions().stream().map(ActivityDefinitions.Defined::activityId).toList());
         byte[] bytes = residue.encode();
+        assertEquals(1, bytes[0], "format 1: no names");
         assertTrue(!new String(bytes, StandardCharsets.UTF_8).contains("ada@example.com"), "nothing of the actor");
+        assertEquals(residue, StatementResidue.decode(bytes));
+    }
+
+    @Test
+    void withNamesItHoldsTheNamesTheStatementGaveAgentsAndReadsBackAsWritten() {
+        StatementResidue residue = StatementResidue.of(statement(), true);
+        assertEquals(List.of(new AgentNames.Named("mbox:mailto:ada@example.com", "Ada")), residue.names());
+        byte[] bytes = residue.encode();
+        assertEquals(2, bytes[0], "format 2: definitions and names");
         assertEquals(residue, StatementResidue.decode(bytes));
     }
 
@@ -37,13 +47,15 @@ class StatementResidueTest {
                  "object":{"id":"http://example.com/a"},
                  "context":{"contextActivities":{"parent":[{"id":"http://example.com/p"}]}}}""";
         Statement s = StatementParser.parseOne(plain.getBytes(StandardCharsets.UTF_8), XapiVersion.V2_0_0).statement();
-        assertTrue(StatementResidue.of(s).isEmpty(), plain);
+        assertTrue(StatementResidue.of(s, true).isEmpty(), plain);
     }
 
     @Test
     void bytesThatAreNoResidueAreRefused() {
-        byte[] good = StatementResidue.of(statement()).encode();
-        assertThrows(IllegalArgumentException.class, () -> StatementResidue.decode(new byte[] {2, 0, 0, 0, 0}));
+        byte[] good = StatementResidue.of(statement(), true).encode();
+        assertThrows(IllegalArgumentException.class, () -> StatementResidue.decode(new byte[] {3, 0, 0, 0, 0}));
+        assertThrows(IllegalArgumentException.class, () -> StatementResidue.decode(new byte[] {2, 0, 0, 0, 0}),
+                "format 2 without its names' count");
         assertThrows(IllegalArgumentException.class, () -> StatementResidue.decode(java.util.Arrays.copyOf(good,
                 good.length - 1)));
         assertThrows(IllegalArgumentException.class, () -> StatementResidue.decode(java.util.Arrays.copyOf(good,

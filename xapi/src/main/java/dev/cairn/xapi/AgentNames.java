@@ -1,27 +1,22 @@
-package dev.cairn.projector;
+package dev.cairn.xapi;
 
-import dev.cairn.xapi.Actor;
-import dev.cairn.xapi.Agent;
-import dev.cairn.xapi.Context;
-import dev.cairn.xapi.ContextAgent;
-import dev.cairn.xapi.ContextGroup;
-import dev.cairn.xapi.Group;
-import dev.cairn.xapi.Statement;
-import dev.cairn.xapi.SubStatement;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Remembers the names statements give each agent and group IFI, for the Person objects of /agents. */
-final class AgentNames {
+/**
+ * The names statements give each agent and group IFI, which the projector remembers for the Person objects of /agents
+ * and an erasure keeps in a removed statement's residue ({@link StatementResidue}).
+ */
+public final class AgentNames {
     /** A name a statement gives the agent or group with this IFI key. */
-    record Named(String ifiKey, String name) {
+    public record Named(String ifiKey, String name) {
     }
 
     private AgentNames() {
     }
 
     /** Every (IFI, name) pair a statement holds, in statement order. */
-    static List<Named> of(Statement s) {
+    public static List<Named> of(Statement s) {
         List<Named> out = new ArrayList<>(2);
         record(s, out);
         return out;
