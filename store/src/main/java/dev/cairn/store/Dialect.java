@@ -26,6 +26,7 @@ public enum Dialect {
         void configureReaders(HikariConfig config) {
             config.addDataSourceProperty("busy_timeout", "10000");
             config.addDataSourceProperty("journal_mode", "WAL");
+            config.addDataSourceProperty("secure_delete", "true"); // as configure says
         }
 
         /**
@@ -70,6 +71,10 @@ public enum Dialect {
                 s.execute("PRAGMA synchronous=NORMAL");
                 s.execute("PRAGMA busy_timeout=10000");
                 s.execute("PRAGMA foreign_keys=OFF");
+                // Deleted content is overwritten with zeros, freed pages too: an erasure deletes rows and must leave
+                // their bytes in no file, and rows moved about by ordinary writes must leave no stale copies behind
+                // for it to miss (docs/erasure.md, "The files after an erasure").
+                s.execute("PRAGMA secure_delete=ON");
                 if (writer) {
                     s.execute("PRAGMA cache_size=-65536");
                 }

@@ -5,8 +5,14 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import dev.cairn.xapi.AgentNames;
+import dev.cairn.xapi.FilterKey;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
 
 /** The audit of erasures: what each one erased and how long it took, without the erased personal data. */
 public final class ErasureStore {
@@ -26,9 +32,18 @@ public final class ErasureStore {
         this.db = db;
     }
 
-    /** Records {@code e} (its id is the database's). */
-    public void record(Erasure e) {
-        try (Connection c = db.reader(); PreparedStatement ps = c.prepareStatement(db.sql("insert_erasure"))) {
+    /** Records {@code e} (its id is the database's), the erasure {@code erasureId}. */
+    public void record(Erasure e, String erasureId) {
+        try (Connection c = db.reader()) {
+            insert(db, c, e, erasureId);
+        } catch (SQLException ex) {
+            throw new StoreException("cannot record the erasure: " + ex.getMessage(), ex);
+        }
+    }
+
+    /** Records {@code e} on {@code c}, in its transaction if one is open. */
+    static void insert(Database db, Connection c, Erasure e, String erasureId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(db.sql("insert_erasure"))) {
             ps.setLong(1, e.atMillis());
             ps.setString(2, e.subject());
             ps.setLong(3, e.statementsRemoved());
@@ -37,9 +52,115 @@ public final class ErasureStore {
             ps.setLong(6, e.logEntries());
             ps.setLong(7, e.logBytes());
             ps.setLong(8, e.millis());
+            ps.setString(9, erasureId);
+            ps.executeUpdate();
+        }
+    }
+
+    /**
+     * Whether deleting a row in place leaves its bytes in no file of the database: on SQLite, a database created by a
+     * release that zeroes what every connection deletes ({@link Migrations#ZEROED_SINCE_CREATION}); on PostgreSQL no
+     * dead row is readable once the tables are vacuumed.
+     */
+    public boolean deletesLeaveNoCopies() {
+        if (db.dialect() == Dialect.POSTGRESQL) {
+            return true;
+        }
+        try (Connection c = db.reader(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT 1 FROM schema_version WHERE version = "
+                     + Migrations.ZEROED_SINCE_CREATION)) {
+            return rs.next();
+        } catch (SQLException ex) {
+            throw new StoreException("cannot read the schema version: " + ex.getMessage(), ex);
+        }
+    }
+
+    /** Whether the erasure {@code erasureId} has changed the tables (it is recorded with that change). */
+    public boolean recorded(String erasureId) {
+        try (Connection c = db.reader(); PreparedStatement ps = c.prepareStatement(db.sql("erasure_recorded"))) {
+            ps.setString(1, erasureId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        } catch (SQLException ex) {
+            throw new StoreException("cannot read the erasures: " + ex.getMessage(), ex);
+        }
+    }
+
+    /** Records how long the erasure {@code erasureId} took, once its log is rewritten too. */
+    public void took(String erasureId, long millis) {
+        try (Connection c = db.reader(); PreparedStatement ps = c.prepareStatement(db.sql("erasure_took"))) {
+            ps.setLong(1, millis);
+            ps.setString(2, erasureId);
             ps.executeUpdate();
         } catch (SQLException ex) {
-            throw new StoreException("cannot record the erasure: " + ex.getMessage(), ex);
+            throw new StoreException("cannot record the erasure's time: " + ex.getMessage(), ex);
+        }
+    }
+
+    /** The names seen with agents that {@code holds} says may name an erased person. */
+    public List<AgentNames.Named> agentNames(Predicate<byte[]> holds) {
+        List<AgentNames.Named> out = new ArrayList<>();
+        scan("all_agent_names", null, rs -> {
+            String name = rs.getString(2);
+            if (holds.test(name.getBytes(StandardCharsets.UTF_8))) {
+                out.add(new AgentNames.Named(rs.getString(1), name));
+            }
+        });
+        return out;
+    }
+
+    /** The stored activity definitions (JSON, by activity id) that {@code holds} says may name an erased person. */
+    public Map<String, byte[]> activityDefinitions(Predicate<byte[]> holds) {
+        Map<String, byte[]> out = new LinkedHashMap<>();
+        scan("all_activity_definitions", null, rs -> {
+            byte[] definition = rs.getBytes(2);
+            if (holds.test(definition)) {
+                out.put(rs.getString(1), definition);
+            }
+        });
+        return out;
+    }
+
+    /**
+     * The keys whose value {@code holds} says may name an erased person, each as its kind's ordinal, a colon and its
+     * value: filter keys but registrations (UUIDs: an agent's IFI key, an activity or verb IRI, an authority), and the
+     * activities and agents the tables keep rows of (an activity only a removed statement's residue still gives has
+     * no filter key, nor an agent only a residue names).
+     */
+    public List<String> keys(Predicate<byte[]> holds) {
+        List<String> out = new ArrayList<>();
+        scan("named_filter_keys", FilterKey.Kind.REGISTRATION.ordinal(), rs -> add(out, rs.getInt(1), rs.getString(2),
+                holds));
+        scan("all_activity_definitions", null, rs -> add(out, FilterKey.Kind.ACTIVITY.ordinal(), rs.getString(1), holds));
+        scan("all_agent_names", null, rs -> add(out, FilterKey.Kind.AGENT.ordinal(), rs.getString(1), holds));
+        return out;
+    }
+
+    private static void add(List<String> out, int kind, String value, Predicate<byte[]> holds) {
+        if (holds.test(value.getBytes(StandardCharsets.UTF_8))) {
+            out.add(kind + ":" + value);
+        }
+    }
+
+    private interface Row {
+        void read(ResultSet rs) throws SQLException;
+    }
+
+    /** Reads every row of {@code query}, whose one parameter, if any, is {@code parameter}. */
+    private void scan(String query, Integer parameter, Row row) {
+        try (Connection c = db.reader(); PreparedStatement ps = c.prepareStatement(db.sql(query))) {
+            if (parameter != null) {
+                ps.setInt(1, parameter);
+            }
+            ps.setFetchSize(1_000);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    row.read(rs);
+                }
+            }
+        } catch (SQLException ex) {
+            throw new StoreException("cannot read " + query + ": " + ex.getMessage(), ex);
         }
     }
 
@@ -59,19 +180,25 @@ public final class ErasureStore {
     }
 
     /**
-     * Gives back to the database what deleted rows of {@code tables} took, so that no page keeps their bytes: on
-     * PostgreSQL a VACUUM of each (outside a transaction); on SQLite nothing, since an erasure's rebuilt database is a
-     * new file.
+     * Gives back to the database what deleted rows of {@code tables} took, so that no file keeps their bytes: on
+     * PostgreSQL a VACUUM of each (outside a transaction); on SQLite, whose erasures delete with secure_delete (the
+     * freed space is zeroed), a checkpoint that truncates the write-ahead log, the last file that held them.
      */
     public void vacuum(List<String> tables) {
-        if (db.dialect() != Dialect.POSTGRESQL) {
-            return;
-        }
         try (Connection c = db.newWriter()) {
             c.setAutoCommit(true);
             try (Statement s = c.createStatement()) {
-                for (String t : tables) {
-                    s.execute("VACUUM " + t);
+                if (db.dialect() == Dialect.POSTGRESQL) {
+                    for (String t : tables) {
+                        s.execute("VACUUM " + t);
+                    }
+                } else {
+                    try (ResultSet rs = s.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)")) {
+                        if (rs.next() && rs.getInt(1) != 0) { // busy: a reader holds frames that still hold them
+                            throw new StoreException("the database's write-ahead log could not be emptied: another "
+                                    + "process has the database open; stop it and run 'cairn erase' again", null);
+                        }
+                    }
                 }
             }
         } catch (SQLException ex) {

@@ -14,6 +14,12 @@ import org.slf4j.LoggerFactory;
  */
 final class Migrations {
     private static final Logger LOG = LoggerFactory.getLogger(Migrations.class);
+    /**
+     * A row of schema_version that says the database was created by a release whose every connection zeroes what it
+     * deletes (SQLite's secure_delete): its free pages hold no stale copy of a row, which an erasure that deletes
+     * rows in place relies on. A database created before has none; an erasure rebuilds it into a new file instead.
+     */
+    static final int ZEROED_SINCE_CREATION = -1;
 
     private Migrations() {
     }
@@ -41,6 +47,9 @@ final class Migrations {
                     }
                     s.execute("INSERT INTO schema_version (version) VALUES (" + version + ")");
                     LOG.info("database schema migrated to version {}", version);
+                }
+                if (current == 0) {
+                    s.execute("INSERT INTO schema_version (version) VALUES (" + ZEROED_SINCE_CREATION + ")");
                 }
                 dialect.commitExclusive(c, s);
             } catch (SQLException e) {

@@ -109,6 +109,56 @@ public final class ProjectionWriter implements AutoCloseable {
         }
     }
 
+    /**
+     * Deletes the documents, names and filter keys of the people with these IFI keys ({@link ResourceWriter}), once
+     * {@link #erase} has taken them out of every statement.
+     */
+    public void forgetPeople(Set<String> agentKeys) {
+        try {
+            claim();
+            keyIds.flush();
+            resources.forgetPeople(transaction.connection(), agentKeys);
+            keyIds.forget(); // it may hold ids of the deleted keys
+        } catch (SQLException e) {
+            throw new StoreException("cannot erase the documents and names of people: " + e.getMessage(), e);
+        }
+    }
+
+    /** Replaces an activity's stored definition: an erasure took a person out of it. */
+    public void replaceActivityDefinition(String activityId, byte[] definition) {
+        try {
+            claim();
+            resources.replaceDefinition(activityId, definition);
+        } catch (SQLException e) {
+            throw new StoreException("cannot store activity " + activityId + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Replaces a name seen with an agent: an erasure took a person's address out of it. */
+    public void renameAgent(String agentKey, String name, String renamed) {
+        try {
+            claim();
+            resources.renameAgent(transaction.connection(), agentKey, name, renamed);
+        } catch (SQLException e) {
+            throw new StoreException("cannot store a name of agent " + agentKey + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Records the erasure {@code erasureId} in the open transaction, which its changes to the tables commit with. */
+    public void recordErasure(ErasureStore.Erasure e, String erasureId) {
+        try {
+            claim();
+            ErasureStore.insert(db, transaction.connection(), e, erasureId);
+        } catch (SQLException ex) {
+            throw new StoreException("cannot record the erasure: " + ex.getMessage(), ex);
+        }
+    }
+
+    /** Commits an erasure's changes ({@link #erase} and the others), the watermark where it was. */
+    public Watermark commitErasure() {
+        return commit(transaction.committed().logIndex());
+    }
+
     /** Stores a document, replacing the one at the same key. */
     public void putDocument(DocumentKey key, StoredDocument doc) {
         try {

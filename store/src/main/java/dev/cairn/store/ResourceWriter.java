@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.xapi.ActivityDefinition;
 import dev.cairn.xapi.DefinitionWriter;
 import dev.cairn.xapi.DocumentKey;
+import dev.cairn.xapi.FilterKey;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.Connection;
@@ -13,9 +14,12 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.UUID;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What the projection writer keeps besides statements: documents, the canonical definition of every activity (for
@@ -37,6 +41,8 @@ final class ResourceWriter {
     private PreparedStatement putStatementAttachment;
     private PreparedStatement insertErased;
     private PreparedStatement dropCarried;
+    private PreparedStatement carriedBy;
+    private PreparedStatement deleteOrphan;
 
     ResourceWriter(Database db) {
         this.db = db;
@@ -53,6 +59,8 @@ final class ResourceWriter {
         putAttachment = c.prepareStatement(db.sql("put_attachment"));
         putStatementAttachment = c.prepareStatement(db.sql("put_statement_attachment"));
         dropCarried = c.prepareStatement(db.sql("delete_statement_attachments"));
+        carriedBy = c.prepareStatement(db.sql("statement_attachments"));
+        deleteOrphan = c.prepareStatement(db.sql("delete_orphan_attachment"));
         insertErased = c.prepareStatement(db.sql("insert_erased_statement"));
     }
 
@@ -143,10 +151,69 @@ final class ResourceWriter {
         addAgentName.executeUpdate();
     }
 
-    /** Forgets the contents statement {@code id}'s request carried (the statement is erased). */
+    /**
+     * Forgets the contents statement {@code id}'s request carried (the statement is erased), and each content no other
+     * statement's request carried.
+     */
     void dropCarried(UUID id) throws SQLException {
+        List<String> hashes = new ArrayList<>();
+        carriedBy.setString(1, id.toString());
+        try (ResultSet rs = carriedBy.executeQuery()) {
+            while (rs.next()) {
+                hashes.add(rs.getString(1));
+            }
+        }
         dropCarried.setString(1, id.toString());
         dropCarried.executeUpdate();
+        for (String sha2 : hashes) {
+            deleteOrphan.setString(1, sha2);
+            deleteOrphan.setString(2, sha2);
+            deleteOrphan.executeUpdate();
+        }
+    }
+
+    /**
+     * Deletes what the tables keep of the people with these IFI keys besides statements: their State and Agent Profile
+     * documents, the names seen with them, and their filter keys as agents and authorities (no statement uses them
+     * once their statements are erased).
+     */
+    void forgetPeople(Connection c, Set<String> agentKeys) throws SQLException {
+        try (PreparedStatement documents = c.prepareStatement(db.sql("delete_person_documents"));
+             PreparedStatement names = c.prepareStatement(db.sql("delete_agent_names"));
+             PreparedStatement keys = c.prepareStatement(db.sql("delete_filter_key"))) {
+            for (String key : agentKeys) {
+                documents.setString(1, key);
+                documents.executeUpdate();
+                names.setString(1, key);
+                names.executeUpdate();
+                for (FilterKey.Kind kind : List.of(FilterKey.Kind.AGENT, FilterKey.Kind.AUTHORITY)) {
+                    keys.setInt(1, kind.ordinal());
+                    keys.setString(2, key);
+                    keys.executeUpdate();
+                }
+            }
+        }
+    }
+
+    /**
+     * Replaces an activity's stored definition by {@code definition} (an erasure took a person out of it), written as
+     * a merge writes one, so that its numbers read as a replay's would ({@code 1.0E-4}, not {@code 0.00010}).
+     */
+    void replaceDefinition(String activityId, byte[] definition) throws SQLException {
+        putActivityDefinition.setString(1, activityId);
+        putActivityDefinition.setBytes(2, merged(null, definition));
+        putActivityDefinition.executeUpdate();
+        definitions.remove(activityId);
+    }
+
+    /** Replaces one name seen with an agent by another (an erasure took a person's address out of it). */
+    void renameAgent(Connection c, String agentKey, String name, String renamed) throws SQLException {
+        try (PreparedStatement delete = c.prepareStatement(db.sql("delete_agent_name"))) {
+            delete.setString(1, agentKey);
+            delete.setString(2, name);
+            delete.executeUpdate();
+        }
+        addAgentName(agentKey, renamed);
     }
 
     /** Records that statement {@code id}'s own request carried the content of {@code sha2}. */

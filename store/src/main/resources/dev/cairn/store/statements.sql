@@ -37,6 +37,35 @@ DELETE FROM statement_ref WHERE target_id = ? AND referrer_seq = ?
 -- name: delete_statement_attachments
 DELETE FROM statement_attachment WHERE statement_id = ?
 
+-- name: statement_attachments
+SELECT sha2 FROM statement_attachment WHERE statement_id = ?
+
+-- name: delete_orphan_attachment
+-- An attachment's content once no statement's request that carried it is left.
+DELETE FROM attachment WHERE sha2 = ? AND NOT EXISTS (SELECT 1 FROM statement_attachment WHERE sha2 = ?)
+
+-- name: delete_person_documents
+DELETE FROM document WHERE agent = ?
+
+-- name: delete_agent_names
+DELETE FROM agent_name WHERE agent = ?
+
+-- name: delete_agent_name
+DELETE FROM agent_name WHERE agent = ? AND name = ?
+
+-- name: delete_filter_key
+DELETE FROM filter_key WHERE kind = ? AND value = ?
+
+-- name: all_agent_names
+SELECT agent, name FROM agent_name
+
+-- name: all_activity_definitions
+SELECT id, definition FROM activity
+
+-- name: named_filter_keys
+-- The keys whose value may name a person: agents, activities, verbs and authorities (registrations are UUIDs).
+SELECT kind, value FROM filter_key WHERE kind <> ?
+
 -- name: set_voided
 UPDATE statement SET voided = 1 WHERE seq = ?
 
@@ -277,7 +306,13 @@ SELECT id, body, at_ms FROM forward_dead_letter ORDER BY id
 
 -- name: insert_erasure
 INSERT INTO erasure (at_ms, subject, statements_removed, statements_rewritten, document_entries, log_entries,
-    log_bytes, millis) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+    log_bytes, millis, erasure_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+
+-- name: erasure_recorded
+SELECT 1 FROM erasure WHERE erasure_id = ?
+
+-- name: erasure_took
+UPDATE erasure SET millis = ? WHERE erasure_id = ?
 
 -- name: list_erasures
 SELECT id, at_ms, subject, statements_removed, statements_rewritten, document_entries, log_entries, log_bytes, millis

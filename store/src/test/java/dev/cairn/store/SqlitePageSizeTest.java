@@ -28,6 +28,13 @@ class SqlitePageSizeTest {
         assertEquals(2, pragma("temp_store", true)); // 2: MEMORY
     }
 
+    /** An erasure must leave the bytes of what it deletes in no page, and ordinary writes no stale copies for it to miss. */
+    @Test
+    void everyConnectionOverwritesWhatItDeletes() throws Exception {
+        assertEquals(1, pragma("secure_delete", true));
+        assertEquals(1, pragma("secure_delete", false));
+    }
+
     /** The value of a pragma on a new database, read on a reader connection or on the writer's. */
     private int pragma(String name, boolean writer) throws Exception {
         try (Database db = Database.open("jdbc:sqlite:" + dir.resolve("cairn.db"));

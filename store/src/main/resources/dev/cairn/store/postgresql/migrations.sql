@@ -212,3 +212,8 @@ CREATE TABLE erased_statement (
 -- name: 12
 -- Forwarding: the xAPI version an lrs target speaks (its X-Experience-API-Version); NULL for the server's own.
 ALTER TABLE forward_target ADD COLUMN xapi_version TEXT
+
+-- name: 13
+-- The erasure's own id (the one its placeholder agent names), recorded in the transaction that changes the tables, so
+-- that a 'cairn erase' run again after a kill knows the tables are done and finishes only the log's rewrite.
+ALTER TABLE erasure ADD COLUMN erasure_id TEXT

@@ -220,3 +220,8 @@ CREATE TABLE statement_match_recent (
     bits  INTEGER NOT NULL,
     PRIMARY KEY (block, entry)
 ) WITHOUT ROWID
+
+-- name: 14
+-- The erasure's own id (the one its placeholder agent names), recorded in the transaction that changes the tables, so
+-- that a 'cairn erase' run again after a kill knows the tables are done and finishes only the log's rewrite.
+ALTER TABLE erasure ADD COLUMN erasure_id TEXT
