@@ -11,6 +11,7 @@ import dev.cairn.log.LogEntry;
 import dev.cairn.log.LogTailer;
 import dev.cairn.log.StatementsStored;
 import dev.cairn.log.StoredStatement;
+import dev.cairn.xapi.AnyOf;
 import dev.cairn.xapi.Attachment;
 import dev.cairn.xapi.Ifi;
 import dev.cairn.xapi.StatementParser;
@@ -77,8 +78,9 @@ public record ErasurePlan(Request request, String erasureId, List<Entry> entries
         long rewritten = 0;
         long documents = 0;
         long bytes = 0;
+        LogTailer.Filter filter = filter(request, people);
         try (LogTailer tailer = log.tailer(EventLog.START)) {
-            for (LogEntry e; (e = tailer.next()) != null; ) {
+            for (LogEntry e; (e = tailer.next(filter)) != null; ) {
                 Event replacement = replacement(e, request, people);
                 if (replacement == null) {
                     continue;
@@ -109,21 +111,80 @@ public record ErasurePlan(Request request, String erasureId, List<Entry> entries
                 bytes), removedIds);
     }
 
-    /** The events that take the places of {@code batch}'s entries, which this plan found (the same each time). */
-    public Map<Long, Event> replacements(EventLog log, List<Entry> batch) {
-        StatementErasure people = new StatementErasure(request.people(), erasureId);
-        Map<Long, Event> out = new LinkedHashMap<>();
+    /**
+     * Which entries may hold what {@code request} erases, judged from their raw bytes: those that hold one of the
+     * people's identifying strings (in a statement, a residue or a document's key) or one of the statement ids as an
+     * entry spells it; every entry for a retention period, which goes by stored times.
+     */
+    private static LogTailer.Filter filter(Request request, StatementErasure people) {
+        if (request.storedBeforeMillis() != null) {
+            return (bytes, length) -> true;
+        }
+        List<byte[]> needles = new ArrayList<>(request.people().isEmpty() ? List.of() : people.needles());
+        for (UUID id : request.statementIds()) {
+            needles.add(EventCodec.idBytes(id));
+        }
+        AnyOf any = AnyOf.of(needles);
+        return any::in;
+    }
+
+    /** One entry's change: the entry as the log holds it, and the event that takes its place. */
+    public record Change(LogEntry entry, Event replacement) {
+    }
+
+    /**
+     * The entries in batches of at most {@code bytes} (but one larger entry alone), so that no more of the log is
+     * held in memory at once.
+     */
+    public List<List<Entry>> batches(long bytes) {
+        List<List<Entry>> out = new ArrayList<>();
+        List<Entry> batch = new ArrayList<>();
+        long size = 0;
+        for (Entry e : entries) {
+            if (!batch.isEmpty() && size + e.length() > bytes) {
+                out.add(batch);
+                batch = new ArrayList<>();
+                size = 0;
+            }
+            batch.add(e);
+            size += e.length();
+        }
+        if (!batch.isEmpty()) {
+            out.add(batch);
+        }
+        return out;
+    }
+
+    /** The changes of {@code batch}'s entries, which this plan found (the same each time), in log order. */
+    public List<Change> changes(EventLog log, List<Entry> batch) {
+        StatementErasure people = people();
+        List<Change> out = new ArrayList<>(batch.size());
         try (LogTailer tailer = log.tailer(EventLog.START)) {
             for (Entry entry : batch) {
-                Event replacement = replacement(tailer.at(entry.position()), request, people);
+                LogEntry e = tailer.at(entry.position());
+                Event replacement = replacement(e, request, people);
                 if (replacement == null) {
                     throw new IllegalStateException("log entry " + Long.toHexString(entry.position())
                             + " changed since the erasure was planned");
                 }
-                out.put(entry.position(), replacement);
+                out.add(new Change(e, replacement));
             }
         }
         return out;
+    }
+
+    /** The events that take the places of {@code batch}'s entries, by position ({@link EventLog#rewrite}). */
+    public Map<Long, Event> replacements(EventLog log, List<Entry> batch) {
+        Map<Long, Event> out = new LinkedHashMap<>();
+        for (Change c : changes(log, batch)) {
+            out.put(c.entry().position(), c.replacement());
+        }
+        return out;
+    }
+
+    /** What this erasure does to a statement, a residue, a definition or a name. */
+    StatementErasure people() {
+        return new StatementErasure(request.people(), erasureId);
     }
 
     /** The event that takes the place of {@code e}, or null when the erasure leaves it as it is. */
@@ -153,18 +214,19 @@ public record ErasurePlan(Request request, String erasureId, List<Entry> entries
                 // An earlier erasure's residue may name one of these people in a definition's text.
                 byte[] scrubbed = s.residue() == null || request.people().isEmpty() ? null
                         : people.scrubResidue(s.residue());
-                out.add(scrubbed == null ? s : StoredStatement.erased(s.id(), s.storedMillis(), scrubbed));
+                out.add(scrubbed == null ? s : StoredStatement.erased(s.id(), s.storedMillis(),
+                        scrubbed.length == 0 ? null : scrubbed));
                 removed |= scrubbed != null;
                 continue;
             }
-            boolean remove = request.statementIds().contains(s.id())
+            boolean chosen = request.statementIds().contains(s.id())
                     || request.storedBeforeMillis() != null && s.storedMillis() < request.storedBeforeMillis();
-            StatementErasure.Decision d = remove ? StatementErasure.Decision.REMOVE
+            StatementErasure.Decision d = chosen ? StatementErasure.Decision.REMOVE
                     : request.people().isEmpty() ? StatementErasure.Decision.KEEP : people.decide(s.json());
             switch (d.action()) {
                 case KEEP -> out.add(s);
                 case REMOVE -> {
-                    out.add(removed(s, stored.defines(), people));
+                    out.add(removed(s, stored.defines(), !chosen, people));
                     removed = true;
                 }
                 case REWRITE -> {
@@ -184,7 +246,7 @@ public record ErasurePlan(Request request, String erasureId, List<Entry> entries
         while (EventCodec.rewrittenLength(event) > length) {
             if (next < rewrittenAt.size()) {
                 int i = rewrittenAt.get(next++);
-                out.set(i, removed(stored.statements().get(i), stored.defines(), people));
+                out.set(i, removed(stored.statements().get(i), stored.defines(), true, people));
             } else {
                 // A residue is a part of its statement, with its id, actor, verb, stored time and authority gone, but
                 // written again (a number may grow: 1e6 is 1.0E+6) and scrubbed (a short address grows to "erased"):
@@ -208,10 +270,12 @@ public record ErasurePlan(Request request, String erasureId, List<Entry> entries
 
     /**
      * What is left of {@code s} once removed: its place, and its residue (what it gave the shared tables, without the
-     * people) when its credential could define activities and names.
+     * people) when its credential could define activities and names. Only a statement removed because of a person
+     * ({@code names}) keeps the names it gave others: one removed by id or by a retention period goes with every
+     * identifier it held, since its own people are not erased and would stay in its place otherwise.
      */
-    private static StoredStatement removed(StoredStatement s, boolean defines, StatementErasure people) {
-        return StoredStatement.erased(s.id(), s.storedMillis(), defines ? people.residue(s.json()) : null);
+    private static StoredStatement removed(StoredStatement s, boolean defines, boolean names, StatementErasure people) {
+        return StoredStatement.erased(s.id(), s.storedMillis(), defines ? people.residue(s.json(), names) : null);
     }
 
     /** The attachment contents some statement that is kept in the entry names (its SubStatement's too). */

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.cairn.xapi.ActivityDefinitions;
+import dev.cairn.xapi.AgentNames;
 import dev.cairn.xapi.DefinitionWriter;
 import dev.cairn.xapi.Ifi;
 import dev.cairn.xapi.StatementParser;
@@ -63,6 +64,9 @@ final class StatementErasure {
      * \\u}, {@code \\/}: a client may escape any character of a JSON string), in one automaton.
      */
     private final AnyOf mayName;
+    private final List<byte[]> needles;
+    /** The strings {@link #scrub} replaces in text: what may change in a string that is not an Agent's identifier. */
+    private final AnyOf inText;
     /** The strings scrubbed from text wherever they stand: e-mail addresses, openids, SHA-1 sums. */
     private final List<String> texts;
     private final String placeholder;
@@ -84,7 +88,9 @@ final class StatementErasure {
             needles.add((ifi.kind() == Ifi.Kind.ACCOUNT ? ifi.accountName() : text == null ? ifi.value() : text)
                     .getBytes(StandardCharsets.UTF_8));
         }
+        this.needles = List.copyOf(needles);
         this.mayName = AnyOf.of(needles);
+        this.inText = AnyOf.of(texts.stream().map(t -> t.getBytes(StandardCharsets.UTF_8)).toList());
         this.placeholder = PLACEHOLDER_PREFIX + erasureId;
     }
 
@@ -127,45 +133,98 @@ final class StatementErasure {
 
     /**
      * What a statement the erasure removes leaves in its place ({@link StatementResidue}), encoded, or null when
-     * nothing: the activity definitions it gave, with the people's addresses taken out of their texts as
-     * {@link #scrubResidue} takes them out of any residue.
+     * nothing: the activity definitions it gave and, with {@code names}, the names it gave agents, with the people
+     * taken out as {@link #scrubResidue} takes them out of any residue.
      */
-    byte[] residue(byte[] json) {
-        StatementResidue residue = StatementResidue.of(StatementParser.parseStored(json).statement());
+    byte[] residue(byte[] json, boolean names) {
+        StatementResidue residue = StatementResidue.of(StatementParser.parseStored(json).statement(), names);
         if (residue.isEmpty()) {
             return null;
         }
         byte[] encoded = residue.encode();
         byte[] scrubbed = scrubResidue(encoded);
-        return scrubbed != null ? scrubbed : encoded;
+        return scrubbed == null ? encoded : scrubbed.length == 0 ? null : scrubbed;
     }
 
     /**
-     * The residue an earlier erasure left ({@link StatementResidue}'s bytes) with the people's addresses taken out of
-     * its definitions' texts, as {@link #residue} takes them out of a statement's; null when it holds none of them.
+     * The residue an earlier erasure left ({@link StatementResidue}'s bytes) with the people taken out: their names
+     * dropped, their addresses taken out of the definitions' texts and the other names, as a rewritten statement loses
+     * them; null when it holds none of them, and no bytes when nothing is left.
      */
     byte[] scrubResidue(byte[] residue) {
-        if (!mayName.in(residue)) {
+        StatementResidue read = StatementResidue.decode(residue);
+        boolean named = read.names().stream().anyMatch(n -> keys.contains(n.ifiKey()));
+        if (!named && !mayName.in(residue)) {
             return null;
         }
-        List<ActivityDefinitions.Defined> out = new ArrayList<>();
-        boolean changed = false;
-        for (ActivityDefinitions.Defined d : StatementResidue.decode(residue).definitions()) {
+        List<ActivityDefinitions.Defined> definitions = new ArrayList<>();
+        boolean changed = named;
+        for (ActivityDefinitions.Defined d : read.definitions()) {
             ObjectNode definition = tree(DefinitionWriter.write(d.definition()));
             String id = scrub(d.activityId());
             if (rewrite(definition) || id != null) {
                 changed = true;
                 try {
-                    out.add(new ActivityDefinitions.Defined(id != null ? id : d.activityId(),
+                    definitions.add(new ActivityDefinitions.Defined(id != null ? id : d.activityId(),
                             StatementParser.parseActivityDefinition(JSON.writeValueAsBytes(definition))));
                 } catch (JsonProcessingException | RuntimeException e) {
                     // scrubbed into no valid definition: nothing of it is kept
                 }
             } else {
-                out.add(d);
+                definitions.add(d);
             }
         }
-        return changed ? new StatementResidue(out).encode() : null;
+        List<AgentNames.Named> names = new ArrayList<>();
+        for (AgentNames.Named n : read.names()) {
+            if (!keys.contains(n.ifiKey())) {
+                String name = scrub(n.name());
+                changed |= name != null;
+                names.add(name == null ? n : new AgentNames.Named(n.ifiKey(), name));
+            }
+        }
+        if (!changed) {
+            return null;
+        }
+        StatementResidue out = new StatementResidue(definitions, names);
+        return out.isEmpty() ? new byte[0] : out.encode();
+    }
+
+    /**
+     * An activity's stored definition (JSON) with the people taken out as {@link #scrubResidue} takes them out of a
+     * definition, or null when it holds none of them. The change is made value by value, so it gives the same as
+     * merging the scrubbed definitions that made it.
+     */
+    byte[] scrubDefinition(byte[] definition) {
+        if (!mayName.in(definition)) {
+            return null;
+        }
+        ObjectNode tree = tree(definition);
+        if (!rewrite(tree)) {
+            return null;
+        }
+        try {
+            return JSON.writeValueAsBytes(tree);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Whether {@code value} (a key: an IRI, an identifier) holds a string the erasure replaces in text, and so may be
+     * changed by it; an account name is not replaced in text, only the Agent it identifies.
+     */
+    boolean mayChange(byte[] value) {
+        return inText.in(value);
+    }
+
+    /** The strings {@link #mayName} looks for. */
+    List<byte[]> needles() {
+        return needles;
+    }
+
+    /** Whether {@code text} holds one of the strings that name the people, which an erasure may change. */
+    boolean mayName(byte[] text) {
+        return mayName.in(text);
     }
 
     private static ObjectNode tree(byte[] json) {
@@ -236,7 +295,7 @@ final class StatementErasure {
      * {@code text} with the people's identifying strings replaced where they stand alone (not inside a longer
      * address: {@code xada@example.com} is someone else's), or null when it holds none.
      */
-    private String scrub(String text) {
+    String scrub(String text) {
         String out = text;
         for (String t : texts) {
             int from = 0;

@@ -7,6 +7,7 @@ import static dev.cairn.ops.SettingTable.XAPI_VERSION;
 
 import dev.cairn.erase.ErasurePlan;
 import dev.cairn.erase.PendingErasure;
+import dev.cairn.erase.TableErasure;
 import dev.cairn.log.BadLogEntryException;
 import dev.cairn.log.EventLog;
 import dev.cairn.log.WriterLock;
@@ -14,6 +15,7 @@ import dev.cairn.log.chronicle.ChronicleLog;
 import dev.cairn.store.Database;
 import dev.cairn.store.ErasureStore;
 import dev.cairn.store.ForwardStore;
+import dev.cairn.store.ProjectionWriter;
 import dev.cairn.store.ReplayTarget;
 import dev.cairn.store.StoreException;
 import dev.cairn.xapi.Actor;
@@ -58,6 +60,10 @@ final class EraseCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(EraseCommand.class);
     /** The most bytes of log entries one rewrite holds: its statements, decoded, and its plan file. */
     private static final long REWRITE_BATCH_BYTES = 16L << 20;
+    /** The tables whose deleted rows an erasure makes sure no file keeps (PostgreSQL VACUUMs them). */
+    private static final List<String> TOUCHED_TABLES = List.of("statement", "statement_match", "statement_ref",
+            "filter_key", "document", "activity", "agent_name", "attachment", "statement_attachment",
+            "forward_dead_letter");
 
     @Mixin
     CommonOptions options;
@@ -142,6 +148,14 @@ final class EraseCommand implements Callable<Integer> {
             throws Exception {
         long started = System.nanoTime();
         log.repairTornTail(); // as an ingest does on start: the erasure is this log's writer now
+        if (!pending) {
+            try (Database live = Database.open(s.get(DB).jdbc())) {
+                ErasureStore store = new ErasureStore(live);
+                while (store.recorded(erasureId)) { // 32 random bits: a new erasure must not take an old one's id
+                    erasureId = ErasurePlan.newErasureId();
+                }
+            }
+        }
         ErasurePlan plan = ErasurePlan.of(log, request, erasureId);
         long planned = System.nanoTime();
         ErasurePlan.Counts c = plan.counts();
@@ -160,32 +174,71 @@ final class EraseCommand implements Callable<Integer> {
         }
         Path logDir = s.get(LOG_DIR);
         PendingErasure.mark(logDir, erasureId, request);
-        rewrite(log, plan);
-        long rewritten = System.nanoTime();
-        int letters;
+        ErasureStore.Erasure record = new ErasureStore.Erasure(0, System.currentTimeMillis(), subject(request),
+                c.statementsRemoved(), c.statementsRewritten(), c.documentEntries(), c.entries(), c.bytes(),
+                (System.nanoTime() - started) / 1_000_000);
+        String tables;
+        boolean rebuild;
+        List<EventLog.Rewrite> prepared = null;
         try (Database live = Database.open(s.get(DB).jdbc())) {
-            letters = new ForwardStore(live).dropDeadLettersHolding(needles(plan, request), request.storedBeforeMillis());
-            new ErasureStore(live).vacuum(List.of("forward_dead_letter"));
-        }
-        try (ReplayTarget target = ReplayTarget.create(s.get(DB).jdbc())) {
-            try (Database db = Database.open(target.url())) {
-                ReplayCommand.replay(log, db, s.get(PROJECTOR_BATCH), new ReplayCommand.TerminalProgress());
+            ErasureStore store = new ErasureStore(live);
+            if (pending && store.recorded(erasureId)) {
+                tables = "table rows changed before the interruption";
+                rebuild = false;
+            } else {
+                // A mark without the erasure recorded may be a run's that had begun rewriting the log, whose
+                // rewritten entries no plan finds again: only a rebuild from the log matches that.
+                TableErasure rows = new TableErasure(log, plan, store);
+                Optional<String> why = pending ? Optional.of("an interrupted erasure is finished")
+                        : rows.whyRebuild();
+                if (why.isEmpty()) {
+                    try (ProjectionWriter writer = new ProjectionWriter(live)) {
+                        TableErasure.Result result = rows.apply(writer, record, REWRITE_BATCH_BYTES);
+                        if (result.outcome() == TableErasure.Outcome.REBUILD) {
+                            why = Optional.of("an entry could not keep a removed statement's definitions");
+                        }
+                        prepared = result.rewrites();
+                    }
+                }
+                rebuild = why.isPresent();
+                tables = rebuild ? "tables to be rebuilt (" + why.get() + ")" : "table rows changed";
             }
-            target.swap();
+        }
+        long changed = System.nanoTime();
+        if (prepared != null) {
+            prepared.forEach(log::rewrite);
+        } else {
+            rewrite(log, plan);
+        }
+        long rewritten = System.nanoTime();
+        if (rebuild) {
+            try (ReplayTarget target = ReplayTarget.create(s.get(DB).jdbc())) {
+                try (Database db = Database.open(target.url())) {
+                    ReplayCommand.replay(log, db, s.get(PROJECTOR_BATCH), new ReplayCommand.TerminalProgress());
+                }
+                target.swap();
+            }
         }
         long rebuilt = System.nanoTime();
+        int letters;
         long millis = (rebuilt - started) / 1_000_000;
         try (Database live = Database.open(s.get(DB).jdbc())) {
-            new ErasureStore(live).record(new ErasureStore.Erasure(0, System.currentTimeMillis(), subject(request),
-                    c.statementsRemoved(), c.statementsRewritten(), c.documentEntries(), c.entries(), c.bytes(), millis));
+            ErasureStore store = new ErasureStore(live);
+            letters = new ForwardStore(live).dropDeadLettersHolding(needles(plan, request), request.storedBeforeMillis());
+            store.vacuum(TOUCHED_TABLES);
+            if (rebuild) {
+                store.record(record, erasureId);
+            }
+            store.took(erasureId, millis);
         }
         PendingErasure.clear(logDir);
-        LOG.info("erasure done: {}; {} statements removed, {} rewritten, {} document entries, {} log entries, {} dead "
-                + "letters, in {} ms", subject(request), c.statementsRemoved(), c.statementsRewritten(),
-                c.documentEntries(), c.entries(), letters, millis);
-        System.out.printf("erased in %.1f s (log read and planned in %.1f s, rewritten in %.1f s, tables rebuilt from it in"
-                        + " %.1f s); %d dead letters dropped%n", millis / 1000.0, (planned - started) / 1e9,
-                (rewritten - planned) / 1e9, (rebuilt - rewritten) / 1e9, letters);
+        LOG.info("erasure {} done: {}; {} statements removed, {} rewritten, {} document entries, {} log entries, {} dead "
+                + "letters, in {} ms; {}", erasureId, subject(request), c.statementsRemoved(), c.statementsRewritten(),
+                c.documentEntries(), c.entries(), letters, millis, tables);
+        System.out.printf("erased in %.1f s: log read and planned in %.1f s, %s in %.1f s, log rewritten in %.1f s%s;"
+                        + " %d dead letters dropped%n", millis / 1000.0, (planned - started) / 1e9, tables,
+                (changed - planned) / 1e9, (rewritten - changed) / 1e9,
+                rebuild ? String.format(", tables rebuilt from it in %.1f s", (rebuilt - rewritten) / 1e9) : "", letters);
         return 0;
     }
 
@@ -195,18 +248,7 @@ final class EraseCommand implements Callable<Integer> {
      * covers the whole, since a run again plans afresh from what is left.
      */
     private static void rewrite(EventLog log, ErasurePlan plan) {
-        List<ErasurePlan.Entry> batch = new ArrayList<>();
-        long bytes = 0;
-        for (ErasurePlan.Entry e : plan.entries()) {
-            if (!batch.isEmpty() && bytes + e.length() > REWRITE_BATCH_BYTES) {
-                log.rewrite(plan.replacements(log, batch));
-                batch.clear();
-                bytes = 0;
-            }
-            batch.add(e);
-            bytes += e.length();
-        }
-        if (!batch.isEmpty()) {
+        for (List<ErasurePlan.Entry> batch : plan.batches(REWRITE_BATCH_BYTES)) {
             log.rewrite(plan.replacements(log, batch));
         }
     }

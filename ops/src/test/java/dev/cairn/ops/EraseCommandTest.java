@@ -109,7 +109,8 @@ class EraseCommandTest {
     private void scene(TestLrs lrs) throws Exception {
         String activity = "{\"id\":\"" + ACTIVITY + "\"}";
         String defined = "{\"id\":\"" + ACTIVITY + "\",\"definition\":{\"name\":{\"en-US\":\"The course\"},"
-                + "\"description\":{\"en-US\":\"notes by " + ADA + "\"}}}";
+                + "\"description\":{\"en-US\":\"notes by " + ADA + "\"},"
+                + "\"extensions\":{\"http://example.com/weight\":0.0001}}}"; // a number a merge writes as 1.0E-4
         String adaHers = post(lrs, "ada's", statement(agent(ADA, "Ada Lovelace"), Statements.COMPLETED, defined, ""));
         post(lrs, "about ada", statement(agent("bob@example.com", "Bob"), Statements.COMPLETED,
                 agent(ADA, "Ada Lovelace"), ""));
@@ -122,6 +123,10 @@ class EraseCommandTest {
         post(lrs, "ada voids bob's", statement(agent(ADA, "Ada"), "http://adlnet.gov/expapi/verbs/voided",
                 "{\"objectType\":\"StatementRef\",\"id\":\"" + bobs + "\"}", ""));
         post(lrs, "carol's", statement(agent("carol@example.com", "Carol"), Statements.COMPLETED, activity, ""));
+        post(lrs, "ada with dave", statement(agent(ADA, "Ada"), Statements.ATTEMPTED, activity,
+                ",\"context\":{\"instructor\":" + agent("dave@example.com", "Dave Teacher") + "}"));
+        post(lrs, "erin names ada", statement(agent("erin@example.com", "Erin, ask " + ADA), Statements.COMPLETED,
+                activity, ""));
         byte[] essay = ("the essay of " + ADA).getBytes(StandardCharsets.UTF_8);
         String withEssay = UUID.randomUUID().toString();
         ids.put("ada's essay", withEssay);
@@ -149,17 +154,19 @@ class EraseCommandTest {
         return anyFileHolds(data, text);
     }
 
-    /** Whether any file under {@code dir} holds {@code text}. */
+    /** Whether any file under {@code dir} holds {@code text} (each one that does is printed). */
     private static boolean anyFileHolds(Path dir, String text) throws IOException {
         byte[] needle = text.getBytes(StandardCharsets.UTF_8);
+        boolean found = false;
         try (Stream<Path> files = Files.walk(dir)) {
             for (Path p : files.filter(Files::isRegularFile).toList()) {
                 if (dev.cairn.xapi.AnyOf.of(List.of(needle)).in(Files.readAllBytes(p))) {
-                    return true;
+                    System.out.println(p + " holds '" + text + "'");
+                    found = true;
                 }
             }
         }
-        return false;
+        return found;
     }
 
     private boolean anyRowHolds(String text) throws Exception {
@@ -179,8 +186,20 @@ class EraseCommandTest {
         return false;
     }
 
+    /** What the last {@link #erase} printed. */
+    private String erased = "";
+
     private int erase(String... args) {
-        return erase(data, database.url(), args);
+        java.io.PrintStream out = System.out;
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        System.setOut(new java.io.PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            return erase(data, database.url(), args);
+        } finally {
+            System.setOut(out);
+            erased = captured.toString(StandardCharsets.UTF_8);
+            out.print(erased);
+        }
     }
 
     private static int erase(Path dir, String url, String... args) {
@@ -200,9 +219,10 @@ class EraseCommandTest {
         assertTrue(anyRowHolds(ADA), "a dry run changes nothing");
 
         assertEquals(0, erase("--agent", ADA_AGENT));
+        assertTrue(erased.contains("table rows changed"), "only the rows it touches: " + erased);
 
         try (TestLrs lrs = new TestLrs(data, database.url())) {
-            for (String role : List.of("ada's", "ada's essay")) {
+            for (String role : List.of("ada's", "ada's essay", "ada with dave")) {
                 assertEquals(404, lrs.get("/xapi/statements?statementId=" + ids.get(role)).statusCode(), role);
             }
             JsonNode about = TestLrs.json(lrs.get("/xapi/statements?statementId=" + ids.get("about ada")));
@@ -229,6 +249,11 @@ class EraseCommandTest {
             assertEquals("The course", course.path("name").path("en-US").asText(),
                     "the activity keeps the definition her removed statement gave it: " + course);
             assertEquals("notes by erased", course.path("description").path("en-US").asText(), course.toString());
+            assertEquals("[\"Dave Teacher\"]", TestLrs.json(lrs.get("/xapi/agents?agent=" + URLEncoder.encode(
+                    "{\"mbox\":\"mailto:dave@example.com\"}", StandardCharsets.UTF_8))).get("name").toString(),
+                    "the name her removed statement gave Dave stays, as a replay gives it from its residue");
+            assertEquals("[\"Erin, ask erased\"]", TestLrs.json(lrs.get("/xapi/agents?agent=" + URLEncoder.encode(
+                    "{\"mbox\":\"mailto:erin@example.com\"}", StandardCharsets.UTF_8))).get("name").toString());
         }
         assertFalse(anyFileHolds(ADA), "no file of the data directory holds Ada's address");
         assertFalse(anyFileHolds("Ada Lovelace"), "nor her name");
@@ -237,8 +262,8 @@ class EraseCommandTest {
             List<ErasureStore.Erasure> audit = new ErasureStore(db).list();
             assertEquals(1, audit.size());
             assertTrue(audit.get(0).subject().startsWith("agent sha256:"), audit.get(0).subject());
-            assertEquals(2, audit.get(0).statementsRemoved());
-            assertEquals(3, audit.get(0).statementsRewritten());
+            assertEquals(3, audit.get(0).statementsRemoved());
+            assertEquals(4, audit.get(0).statementsRewritten());
             assertEquals(1, audit.get(0).documentEntries());
         }
         RestartAndReplayTest.assertReplayRebuildsTheSameTables(data, database.url());
@@ -263,6 +288,7 @@ class EraseCommandTest {
         }
         assertEquals(0, erase("--statement-id", drop, "--stored-before",
                 java.time.Instant.ofEpochMilli(between).toString()));
+        assertTrue(erased.contains("tables to be rebuilt (a retention period"), erased);
         try (TestLrs lrs = new TestLrs(data, database.url())) {
             assertEquals(404, lrs.get("/xapi/statements?statementId=" + ids.get("old")).statusCode());
             assertEquals(404, lrs.get("/xapi/statements?statementId=" + drop).statusCode());
@@ -272,6 +298,95 @@ class EraseCommandTest {
         assertFalse(anyFileHolds("old@example.com"));
         assertFalse(anyFileHolds("x@example.com"));
         assertTrue(anyFileHolds("y@example.com"));
+    }
+
+    /**
+     * An activity IRI that holds the person's address is rewritten with the statements that name it, which changes the
+     * activity's key: the tables are rebuilt from the rewritten log instead of changed row by row.
+     */
+    @Test
+    void aPersonNamedInsideAnotherKeyIsErasedByARebuildOfTheTables() throws Exception {
+        String profile = "http://example.com/profiles/" + ADA;
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            scene(lrs);
+            post(lrs, "bob reads ada's profile", statement(agent("bob@example.com", "Bob"), Statements.ATTEMPTED,
+                    "{\"id\":\"" + profile + "\"}", ""));
+        }
+        assertEquals(0, erase("--agent", ADA_AGENT));
+        assertTrue(erased.contains("tables to be rebuilt (a key other than the people's own"), erased);
+        assertFalse(anyFileHolds(ADA));
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            assertEquals("http://example.com/profiles/erased", TestLrs.json(lrs.get("/xapi/statements?statementId="
+                    + ids.get("bob reads ada's profile"))).path("object").path("id").asText());
+        }
+        RestartAndReplayTest.assertReplayRebuildsTheSameTables(data, database.url());
+    }
+
+    /**
+     * An account name is not replaced in text, only the Agent it identifies: an activity IRI that happens to hold it
+     * stays as it is, and the erasure changes only the rows it touches.
+     */
+    @Test
+    void aPersonNamedByAnAccountIsErasedRowByRowWhereverTheirAccountNameAppearsInText() throws Exception {
+        String account = "{\"objectType\":\"Agent\",\"account\":{\"homePage\":\"https://lms.example.com\","
+                + "\"name\":\"4711\"}}";
+        String course = "http://example.com/course/4711";
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            post(lrs, "hers", statement(account, Statements.COMPLETED, "{\"id\":\"" + course + "\"}", ""));
+            post(lrs, "bob's", statement(agent("bob@example.com", "Bob"), Statements.COMPLETED,
+                    "{\"id\":\"" + course + "\"}", ""));
+        }
+        assertEquals(0, erase("--agent", account));
+        assertTrue(erased.contains("table rows changed"), erased);
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            assertEquals(404, lrs.get("/xapi/statements?statementId=" + ids.get("hers")).statusCode());
+            assertEquals(course, TestLrs.json(lrs.get("/xapi/statements?statementId=" + ids.get("bob's")))
+                    .path("object").path("id").asText());
+        }
+        RestartAndReplayTest.assertReplayRebuildsTheSameTables(data, database.url());
+    }
+
+    /**
+     * An activity that only a removed statement's residue still defines has a row but no filter key: a person named in
+     * its id is found all the same, and the tables rebuilt (its id changes with the residue).
+     */
+    @Test
+    void aPersonInTheIdOfAnActivityOnlyAResidueGivesIsErasedByARebuild() throws Exception {
+        String profile = "http://example.com/profiles/" + ADA;
+        String carols;
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            carols = TestLrs.json(lrs.post(statement(agent("carol@example.com", "Carol"), Statements.COMPLETED,
+                    "{\"id\":\"" + profile + "\",\"definition\":{\"name\":{\"en\":\"A profile\"}}}", "")))
+                    .get(0).asText();
+            lrs.post(statement(agent("bob@example.com", "Bob"), Statements.COMPLETED, agent(ADA, "Ada"), ""));
+        }
+        assertEquals(0, erase("--statement-id", carols));
+        assertEquals(0, erase("--agent", ADA_AGENT));
+        assertTrue(erased.contains("tables to be rebuilt (a key other than the people's own"), erased);
+        assertFalse(anyFileHolds(ADA));
+        RestartAndReplayTest.assertReplayRebuildsTheSameTables(data, database.url());
+    }
+
+    /**
+     * A SQLite database created before every connection zeroed what it deleted may keep stale copies of rows in its
+     * free pages: an erasure builds a new one instead of deleting in place, and the next erasure deletes in place.
+     */
+    @Test
+    void aDatabaseCreatedByAnEarlierReleaseIsRebuiltByItsFirstErasure() throws Exception {
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            scene(lrs);
+        }
+        try (Database db = Database.open(database.url()); Connection c = db.reader();
+             java.sql.Statement s = c.createStatement()) {
+            s.executeUpdate("DELETE FROM schema_version WHERE version < 0");
+        }
+        assertEquals(0, erase("--agent", ADA_AGENT));
+        assertEquals(dialect.equals("sqlite"), erased.contains("tables to be rebuilt (a database created by an earlier"),
+                erased);
+        assertFalse(anyFileHolds(ADA));
+        assertEquals(0, erase("--agent", "{\"mbox\":\"mailto:carol@example.com\"}"));
+        assertTrue(erased.contains("table rows changed"), "the new database zeroes what it deletes: " + erased);
+        RestartAndReplayTest.assertReplayRebuildsTheSameTables(data, database.url());
     }
 
     /** A removed statement's tombstone keeps its activity definitions, which a later erasure of someone named there scrubs. */
@@ -323,11 +438,16 @@ class EraseCommandTest {
     void aRemovedStatementSentAgainIs409ErasedAfterAReplayToo() throws Exception {
         String removed = Statements.statement("x@example.com", Statements.COMPLETED, ACTIVITY);
         String id;
+        String capitals = UUID.randomUUID().toString();
         try (TestLrs lrs = new TestLrs(data, database.url())) {
             id = TestLrs.json(lrs.post(removed)).get(0).asText();
             lrs.post(Statements.statement("y@example.com", Statements.COMPLETED, ACTIVITY));
+            // Its id as the client spelt it stays in its exact form: the search of the log goes by the id itself.
+            assertEquals(200, lrs.post("{\"id\":\"" + capitals.toUpperCase(java.util.Locale.ROOT) + "\","
+                    + Statements.statement("z@example.com", Statements.COMPLETED, ACTIVITY).substring(1)).statusCode());
         }
-        assertEquals(0, erase("--statement-id", id));
+        assertEquals(0, erase("--statement-id", id, "--statement-id", capitals));
+        assertFalse(anyFileHolds("z@example.com"), "the statement whose id was sent in capitals is gone too");
         String again = "{\"id\":\"" + id + "\"," + removed.substring(1);
         try (TestLrs lrs = new TestLrs(data, database.url())) {
             HttpResponse<String> r = lrs.post(again);
