@@ -71,6 +71,14 @@ public record ErasurePlan(Request request, String erasureId, List<Entry> entries
 
     /** Reads {@code log} from its start and plans {@code request}, its placeholder named by {@code erasureId}. */
     public static ErasurePlan of(EventLog log, Request request, String erasureId) {
+        return of(log, request, erasureId, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #of(EventLog, Request, String)} for the entries up to position {@code upTo} only: an erasure beside a
+     * running ingest erases what was stored before it, and what follows is new data.
+     */
+    public static ErasurePlan of(EventLog log, Request request, String erasureId, long upTo) {
         StatementErasure people = new StatementErasure(request.people(), erasureId);
         List<Entry> entries = new ArrayList<>();
         Set<UUID> removedIds = new LinkedHashSet<>();
@@ -80,7 +88,7 @@ public record ErasurePlan(Request request, String erasureId, List<Entry> entries
         long bytes = 0;
         LogTailer.Filter filter = filter(request, people);
         try (LogTailer tailer = log.tailer(EventLog.START)) {
-            for (LogEntry e; (e = tailer.next(filter)) != null; ) {
+            for (LogEntry e; (e = tailer.next(filter)) != null && e.position() <= upTo; ) {
                 Event replacement = replacement(e, request, people);
                 if (replacement == null) {
                     continue;

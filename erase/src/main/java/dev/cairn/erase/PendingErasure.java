@@ -31,8 +31,11 @@ public final class PendingErasure {
     static final String FILE = "erasure.pending";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** An erasure that began and did not finish: its id and what it erases. */
-    public record Interrupted(String erasureId, ErasurePlan.Request request) {
+    /**
+     * An erasure that began and did not finish: its id, what it erases, and the last log position it covers (one
+     * beside a running ingest leaves what was appended after it begun alone; {@link Long#MAX_VALUE}: the whole log).
+     */
+    public record Interrupted(String erasureId, ErasurePlan.Request request, long upTo) {
     }
 
     private PendingErasure() {
@@ -50,9 +53,12 @@ public final class PendingErasure {
         }
     }
 
-    /** Sets the mark with what erasure {@code erasureId} erases, synced, before the erasure changes anything. */
-    public static void mark(Path logDir, String erasureId, ErasurePlan.Request request) {
-        ObjectNode mark = JSON.createObjectNode().put("erasure", erasureId);
+    /**
+     * Sets the mark with what erasure {@code erasureId} erases in the entries up to {@code upTo}, synced, before the
+     * erasure changes anything.
+     */
+    public static void mark(Path logDir, String erasureId, ErasurePlan.Request request, long upTo) {
+        ObjectNode mark = JSON.createObjectNode().put("erasure", erasureId).put("upTo", upTo);
         ArrayNode people = mark.putArray("people");
         for (Ifi ifi : request.people()) {
             people.addObject().put("kind", ifi.kind().name()).put("value", ifi.value())
@@ -98,7 +104,7 @@ public final class PendingErasure {
             }
             Long before = mark.hasNonNull("storedBefore") ? mark.get("storedBefore").asLong() : null;
             return Optional.of(new Interrupted(mark.path("erasure").asText(),
-                    new ErasurePlan.Request(people, ids, before)));
+                    new ErasurePlan.Request(people, ids, before), mark.path("upTo").asLong(Long.MAX_VALUE)));
         } catch (IOException | IllegalArgumentException e) {
             throw new IllegalStateException("the mark of an interrupted erasure (" + file + ") does not read: "
                     + e.getMessage() + "; it was written synced before the erasure began, so the disk damaged it", e);

@@ -24,9 +24,9 @@ class PendingErasureTest {
         ErasurePlan.Request request = new ErasurePlan.Request(List.of(new Ifi(Ifi.Kind.MBOX, "mailto:ada@example.com",
                 null), new Ifi(Ifi.Kind.ACCOUNT, "https://lms.example.com", "4711 x")),
                 Set.of(new UUID(1, 2)), 1_700_000_000_000L);
-        PendingErasure.mark(dir, "0000abcd", request);
+        PendingErasure.mark(dir, "0000abcd", request, 42L);
         assertTrue(PendingErasure.exists(dir));
-        assertEquals(Optional.of(new PendingErasure.Interrupted("0000abcd", request)), PendingErasure.read(dir));
+        assertEquals(Optional.of(new PendingErasure.Interrupted("0000abcd", request, 42L)), PendingErasure.read(dir));
         PendingErasure.clear(dir);
         assertEquals(Optional.empty(), PendingErasure.read(dir));
     }

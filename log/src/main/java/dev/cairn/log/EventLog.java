@@ -37,7 +37,8 @@ public interface EventLog extends AutoCloseable {
     List<String> repairTornTail();
 
     /**
-     * Rewrites entries in place, with every other process on the log stopped (an erasure): each entry of
+     * Rewrites entries in place, in the process that holds the log's writer lock (an erasure; the appender may go on
+     * appending after them, and a tailer that meets an entry mid-rewrite reads it again): each entry of
      * {@code replacements}, by position, becomes its event in the bytes it took: statements ({@link StatementsStored},
      * erased ones with empty JSON), or {@link EntryVoided}. Every other entry, and every position, stays as it was. A
      * rewrite cut short by a crash is finished by the next open of the log.

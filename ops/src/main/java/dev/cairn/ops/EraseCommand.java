@@ -6,6 +6,7 @@ import static dev.cairn.ops.SettingTable.PROJECTOR_BATCH;
 import static dev.cairn.ops.SettingTable.XAPI_VERSION;
 
 import dev.cairn.erase.ErasurePlan;
+import dev.cairn.erase.Erasures;
 import dev.cairn.erase.PendingErasure;
 import dev.cairn.erase.TableErasure;
 import dev.cairn.log.BadLogEntryException;
@@ -14,23 +15,15 @@ import dev.cairn.log.WriterLock;
 import dev.cairn.log.chronicle.ChronicleLog;
 import dev.cairn.store.Database;
 import dev.cairn.store.ErasureStore;
-import dev.cairn.store.ForwardStore;
 import dev.cairn.store.ProjectionWriter;
 import dev.cairn.store.ReplayTarget;
 import dev.cairn.store.StoreException;
-import dev.cairn.xapi.Actor;
 import dev.cairn.xapi.Ifi;
-import dev.cairn.xapi.StatementParser;
-import dev.cairn.xapi.Timestamps;
-import dev.cairn.xapi.Uuids;
 import dev.cairn.xapi.XapiException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -58,13 +51,6 @@ import picocli.CommandLine.Option;
                     + " bad options."})
 final class EraseCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(EraseCommand.class);
-    /** The most bytes of log entries one rewrite holds: its statements, decoded, and its plan file. */
-    private static final long REWRITE_BATCH_BYTES = 16L << 20;
-    /** The tables whose deleted rows an erasure makes sure no file keeps (PostgreSQL VACUUMs them). */
-    private static final List<String> TOUCHED_TABLES = List.of("statement", "statement_match", "statement_ref",
-            "filter_key", "document", "activity", "agent_name", "attachment", "statement_attachment",
-            "forward_dead_letter");
-
     @Mixin
     CommonOptions options;
 
@@ -101,6 +87,7 @@ final class EraseCommand implements Callable<Integer> {
             return 2;
         }
         String erasureId = ErasurePlan.newErasureId();
+        long upTo = Long.MAX_VALUE;
         Optional<PendingErasure.Interrupted> interrupted;
         try {
             interrupted = PendingErasure.read(logDir);
@@ -117,6 +104,7 @@ final class EraseCommand implements Callable<Integer> {
             }
             request = was.isEmpty() ? request : was;
             erasureId = interrupted.get().erasureId();
+            upTo = interrupted.get().upTo();
         }
         if (!Files.isDirectory(logDir)) {
             System.err.println("cairn erase: there is no log at " + logDir);
@@ -124,14 +112,15 @@ final class EraseCommand implements Callable<Integer> {
         }
         Optional<WriterLock> lock = WriterLock.tryAcquire(logDir);
         if (lock.isEmpty()) {
-            System.err.println("cairn erase: another process writes the log in " + logDir + "; stop every Cairn "
-                    + "process on this data, then erase");
+            System.err.println("cairn erase: another process writes the log in " + logDir + "; erase a person "
+                    + "through that running Cairn (POST /admin/erasures, README), or stop every Cairn process on this "
+                    + "data, then erase");
             return 1;
         }
         try (WriterLock held = lock.get()) {
             int exit;
             try (EventLog log = ChronicleLog.open(logDir)) {
-                exit = erase(s, log, request, erasureId, pending);
+                exit = erase(s, log, request, erasureId, upTo, pending);
             }
             if (!dryRun) {
                 compact(logDir); // after a kill, a run again that finds nothing to erase still gives the space back
@@ -144,19 +133,16 @@ final class EraseCommand implements Callable<Integer> {
         }
     }
 
-    private int erase(Settings s, EventLog log, ErasurePlan.Request request, String erasureId, boolean pending)
-            throws Exception {
+    private int erase(Settings s, EventLog log, ErasurePlan.Request request, String erasureId, long upTo,
+                      boolean pending) throws Exception {
         long started = System.nanoTime();
         log.repairTornTail(); // as an ingest does on start: the erasure is this log's writer now
         if (!pending) {
             try (Database live = Database.open(s.get(DB).jdbc())) {
-                ErasureStore store = new ErasureStore(live);
-                while (store.recorded(erasureId)) { // 32 random bits: a new erasure must not take an old one's id
-                    erasureId = ErasurePlan.newErasureId();
-                }
+                erasureId = Erasures.freshId(new ErasureStore(live));
             }
         }
-        ErasurePlan plan = ErasurePlan.of(log, request, erasureId);
+        ErasurePlan plan = ErasurePlan.of(log, request, erasureId, upTo);
         long planned = System.nanoTime();
         ErasurePlan.Counts c = plan.counts();
         System.out.printf("%s: %d statements removed, %d rewritten, %d document entries voided; %d log entries (%d "
@@ -173,8 +159,8 @@ final class EraseCommand implements Callable<Integer> {
             System.out.println("finishing an erasure that was interrupted");
         }
         Path logDir = s.get(LOG_DIR);
-        PendingErasure.mark(logDir, erasureId, request);
-        ErasureStore.Erasure record = new ErasureStore.Erasure(0, System.currentTimeMillis(), subject(request),
+        PendingErasure.mark(logDir, erasureId, request, upTo);
+        ErasureStore.Erasure record = new ErasureStore.Erasure(0, System.currentTimeMillis(), Erasures.subject(request),
                 c.statementsRemoved(), c.statementsRewritten(), c.documentEntries(), c.entries(), c.bytes(),
                 (System.nanoTime() - started) / 1_000_000);
         String tables;
@@ -193,7 +179,7 @@ final class EraseCommand implements Callable<Integer> {
                         : rows.whyRebuild();
                 if (why.isEmpty()) {
                     try (ProjectionWriter writer = new ProjectionWriter(live)) {
-                        TableErasure.Result result = rows.apply(writer, record, REWRITE_BATCH_BYTES);
+                        TableErasure.Result result = rows.apply(writer, record, Erasures.REWRITE_BATCH_BYTES);
                         if (result.outcome() == TableErasure.Outcome.REBUILD) {
                             why = Optional.of("an entry could not keep a removed statement's definitions");
                         }
@@ -205,11 +191,7 @@ final class EraseCommand implements Callable<Integer> {
             }
         }
         long changed = System.nanoTime();
-        if (prepared != null) {
-            prepared.forEach(log::rewrite);
-        } else {
-            rewrite(log, plan);
-        }
+        Erasures.rewrite(log, plan, prepared);
         long rewritten = System.nanoTime();
         if (rebuild) {
             try (ReplayTarget target = ReplayTarget.create(s.get(DB).jdbc())) {
@@ -224,8 +206,7 @@ final class EraseCommand implements Callable<Integer> {
         long millis = (rebuilt - started) / 1_000_000;
         try (Database live = Database.open(s.get(DB).jdbc())) {
             ErasureStore store = new ErasureStore(live);
-            letters = new ForwardStore(live).dropDeadLettersHolding(needles(plan, request), request.storedBeforeMillis());
-            store.vacuum(TOUCHED_TABLES);
+            letters = Erasures.cleanUp(live, plan);
             if (rebuild) {
                 store.record(record, erasureId);
             }
@@ -233,24 +214,13 @@ final class EraseCommand implements Callable<Integer> {
         }
         PendingErasure.clear(logDir);
         LOG.info("erasure {} done: {}; {} statements removed, {} rewritten, {} document entries, {} log entries, {} dead "
-                + "letters, in {} ms; {}", erasureId, subject(request), c.statementsRemoved(), c.statementsRewritten(),
+                + "letters, in {} ms; {}", erasureId, Erasures.subject(request), c.statementsRemoved(), c.statementsRewritten(),
                 c.documentEntries(), c.entries(), letters, millis, tables);
         System.out.printf("erased in %.1f s: log read and planned in %.1f s, %s in %.1f s, log rewritten in %.1f s%s;"
                         + " %d dead letters dropped%n", millis / 1000.0, (planned - started) / 1e9, tables,
                 (changed - planned) / 1e9, (rewritten - changed) / 1e9,
                 rebuild ? String.format(", tables rebuilt from it in %.1f s", (rebuilt - rewritten) / 1e9) : "", letters);
         return 0;
-    }
-
-    /**
-     * Rewrites the plan's entries a batch of at most {@link #REWRITE_BATCH_BYTES} at a time, so that no more of the log
-     * is held in memory (or in the rewrite's plan file) at once. Each batch is crash-safe on its own; the pending mark
-     * covers the whole, since a run again plans afresh from what is left.
-     */
-    private static void rewrite(EventLog log, ErasurePlan plan) {
-        for (List<ErasurePlan.Entry> batch : plan.batches(REWRITE_BATCH_BYTES)) {
-            log.rewrite(plan.replacements(log, batch));
-        }
     }
 
     /** Gives the erased bytes' space back; a failure leaves the erasure whole and says what to run. */
@@ -267,71 +237,16 @@ final class EraseCommand implements Callable<Integer> {
     private ErasurePlan.Request request(Settings s) {
         List<Ifi> people = new ArrayList<>();
         for (String a : agents) {
-            Actor actor = StatementParser.parseActor(a.getBytes(StandardCharsets.UTF_8), s.get(XAPI_VERSION),
-                    "option --agent");
-            if (actor.ifi() == null) {
-                throw new XapiException("option --agent", "agent.no_ifi", "a Group without an IFI names no one: give "
-                        + "the person's own Agent");
-            }
-            people.add(actor.ifi());
+            people.add(Erasures.person(a.getBytes(StandardCharsets.UTF_8), s.get(XAPI_VERSION), "option --agent"));
         }
         Set<UUID> ids = new LinkedHashSet<>();
         for (String id : statementIds) {
-            ids.add(Uuids.parse(id, "option --statement-id"));
+            ids.add(Erasures.statementId(id, "option --statement-id"));
         }
-        Long before = null;
-        if (storedBefore != null) {
-            if (!Timestamps.isValid(storedBefore, s.get(XAPI_VERSION))) {
-                throw new XapiException("option --stored-before", "timestamp.invalid", "--stored-before must be "
-                        + Timestamps.rule(s.get(XAPI_VERSION)) + "; got '" + storedBefore + "'");
-            }
-            before = Timestamps.instant(storedBefore).toEpochMilli();
-            if (before > System.currentTimeMillis()) {
-                throw new XapiException("option --stored-before", "timestamp.future", "--stored-before is in the "
-                        + "future (" + storedBefore + "): that would erase statements not stored yet");
-            }
-        }
+        Long before = storedBefore == null ? null
+                : Erasures.storedBefore(storedBefore, s.get(XAPI_VERSION), "option --stored-before");
         return new ErasurePlan.Request(people, ids, before);
     }
 
-    /**
-     * What marks a dead letter as holding erased data: the removed statements' ids and the people's identifiers (a
-     * retention period's dead letters go by the time they were parked).
-     */
-    private static List<byte[]> needles(ErasurePlan plan, ErasurePlan.Request request) {
-        List<byte[]> out = new ArrayList<>();
-        for (UUID id : plan.removedIds()) {
-            out.add(id.toString().getBytes(StandardCharsets.US_ASCII));
-        }
-        for (Ifi ifi : request.people()) {
-            out.add((ifi.kind() == Ifi.Kind.ACCOUNT ? ifi.accountName() : ifi.value()).getBytes(StandardCharsets.UTF_8));
-        }
-        for (UUID id : request.statementIds()) {
-            out.add(id.toString().getBytes(StandardCharsets.US_ASCII));
-        }
-        return out;
-    }
 
-    /** What was asked, without personal data: each person as the SHA-256 of their IFI key. */
-    static String subject(ErasurePlan.Request r) {
-        List<String> parts = new ArrayList<>();
-        for (Ifi ifi : r.people()) {
-            parts.add("agent sha256:" + sha256(ifi.key()));
-        }
-        if (!r.statementIds().isEmpty()) {
-            parts.add("statements " + r.statementIds().size());
-        }
-        if (r.storedBeforeMillis() != null) {
-            parts.add("stored before " + Timestamps.format(r.storedBeforeMillis()));
-        }
-        return parts.isEmpty() ? "an interrupted erasure, finished" : String.join(", ", parts);
-    }
-
-    private static String sha256(String s) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
-        }
-    }
 }

@@ -70,7 +70,8 @@ final class HttpApi {
      */
     static HttpHandler build(CredentialCheck auth, XapiVersion fallbackVersion, LongSupplier consistentThrough,
                              long maxBodyBytes, BodyBudget unauthenticated, Writes writeSide, Reads readSide,
-                             HttpHandler forwardingAdmin, Operator operator, CorsPolicy cors, long bodyTimeoutMillis) {
+                             HttpHandler forwardingAdmin, HttpHandler erasureAdmin, Operator operator, CorsPolicy cors,
+                             long bodyTimeoutMillis) {
         Writes writes = writeSide != null ? writeSide : elsewhereWrites();
         Reads reads = readSide != null ? readSide : elsewhereReads();
         HttpHandler statementReads = scoped(READ_STATEMENTS, reads.statements());
@@ -94,7 +95,9 @@ final class HttpApi {
         // Forwarding targets and their dead letters (TargetsHandler answers 405 per sub-resource itself).
         HttpHandler targets = new AllowedMethods(List.of("GET", "POST", "DELETE"), new BasicAuthHandler(auth,
                 scoped(List.of(Scope.ADMIN), forwardingAdmin)));
-        paths.addPrefixPath(TargetsHandler.TARGETS, targets).addPrefixPath(TargetsHandler.DEAD_LETTERS, targets);
+        paths.addPrefixPath(TargetsHandler.TARGETS, targets).addPrefixPath(TargetsHandler.DEAD_LETTERS, targets)
+                .addExactPath(ErasuresHandler.PATH, new AllowedMethods(List.of("GET", "POST"), new BasicAuthHandler(auth,
+                        scoped(List.of(Scope.ADMIN), erasureAdmin))));
         String[][] documentPaths = {{"/xapi/activities/state", "STATE"}, {"/xapi/activities/profile", "ACTIVITY_PROFILE"},
                 {"/xapi/agents/profile", "AGENT_PROFILE"}};
         for (String[] d : documentPaths) {

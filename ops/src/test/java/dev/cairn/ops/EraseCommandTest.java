@@ -3,6 +3,12 @@ package dev.cairn.ops;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static dev.cairn.ops.ErasureScene.ACTIVITY;
+import static dev.cairn.ops.ErasureScene.ADA;
+import static dev.cairn.ops.ErasureScene.ADA_AGENT;
+import static dev.cairn.ops.ErasureScene.agent;
+import static dev.cairn.ops.ErasureScene.state;
+import static dev.cairn.ops.ErasureScene.statement;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.erase.ErasurePlan;
@@ -60,9 +66,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 @ParameterizedClass(name = "{0}")
 @MethodSource("dev.cairn.store.TestDatabase#dialects")
 class EraseCommandTest {
-    private static final String ADA = "ada.lovelace@example.com";
-    private static final String ADA_AGENT = "{\"mbox\":\"mailto:" + ADA + "\"}";
-    private static final String ACTIVITY = "http://example.com/course/1";
     private static final int KILL_TRIALS = 10;
     private static final byte[] AUTHORITY = "{\"objectType\":\"Agent\",\"mbox\":\"mailto:lrs@example.com\"}"
             .getBytes(StandardCharsets.UTF_8);
@@ -72,10 +75,6 @@ class EraseCommandTest {
     @TempDir
     Path data;
     TestDatabase database;
-
-    /** The statements of the scene, by role. */
-    private final Map<String, String> ids = new java.util.LinkedHashMap<>();
-    private final Map<String, String> exact = new java.util.HashMap<>();
 
     @BeforeEach
     void createDatabase() {
@@ -89,101 +88,23 @@ class EraseCommandTest {
         }
     }
 
-    private static String agent(String mbox, String name) {
-        return "{\"objectType\":\"Agent\",\"name\":\"" + name + "\",\"mbox\":\"mailto:" + mbox + "\"}";
+    private final ErasureScene scene = new ErasureScene();
+    private final Map<String, String> ids = scene.ids;
+
+    private void scene(TestLrs lrs) throws Exception {
+        scene.play(lrs);
     }
 
     private String post(TestLrs lrs, String role, String body) throws Exception {
-        String id = UUID.randomUUID().toString();
-        HttpResponse<String> r = lrs.put(id, "{\"id\":\"" + id + "\"," + body.substring(1));
-        assertEquals(204, r.statusCode(), role + ": " + r.body());
-        ids.put(role, id);
-        return id;
-    }
-
-    private static String statement(String actor, String verb, String object, String more) {
-        return "{\"actor\":" + actor + ",\"verb\":{\"id\":\"" + verb + "\"},\"object\":" + object + more + "}";
-    }
-
-    /** Ada's statements, statements of others naming her, and statements of others that do not. */
-    private void scene(TestLrs lrs) throws Exception {
-        String activity = "{\"id\":\"" + ACTIVITY + "\"}";
-        String defined = "{\"id\":\"" + ACTIVITY + "\",\"definition\":{\"name\":{\"en-US\":\"The course\"},"
-                + "\"description\":{\"en-US\":\"notes by " + ADA + "\"},"
-                + "\"extensions\":{\"http://example.com/weight\":0.0001}}}"; // a number a merge writes as 1.0E-4
-        String adaHers = post(lrs, "ada's", statement(agent(ADA, "Ada Lovelace"), Statements.COMPLETED, defined, ""));
-        post(lrs, "about ada", statement(agent("bob@example.com", "Bob"), Statements.COMPLETED,
-                agent(ADA, "Ada Lovelace"), ""));
-        post(lrs, "ada instructs", statement(agent("bob@example.com", "Bob"), Statements.ATTEMPTED, activity,
-                ",\"context\":{\"instructor\":" + agent(ADA, "Ada") + "},\"result\":{\"response\":\"asked " + ADA
-                        + ".\"}"));
-        post(lrs, "refers to ada's", statement(agent("bob@example.com", "Bob"), Statements.COMPLETED,
-                "{\"objectType\":\"StatementRef\",\"id\":\"" + adaHers + "\"}", ""));
-        String bobs = post(lrs, "bob's", statement(agent("bob@example.com", "Bob"), Statements.ATTEMPTED, activity, ""));
-        post(lrs, "ada voids bob's", statement(agent(ADA, "Ada"), "http://adlnet.gov/expapi/verbs/voided",
-                "{\"objectType\":\"StatementRef\",\"id\":\"" + bobs + "\"}", ""));
-        post(lrs, "carol's", statement(agent("carol@example.com", "Carol"), Statements.COMPLETED, activity, ""));
-        post(lrs, "ada with dave", statement(agent(ADA, "Ada"), Statements.ATTEMPTED, activity,
-                ",\"context\":{\"instructor\":" + agent("dave@example.com", "Dave Teacher") + "}"));
-        post(lrs, "erin names ada", statement(agent("erin@example.com", "Erin, ask " + ADA), Statements.COMPLETED,
-                activity, ""));
-        byte[] essay = ("the essay of " + ADA).getBytes(StandardCharsets.UTF_8);
-        String withEssay = UUID.randomUUID().toString();
-        ids.put("ada's essay", withEssay);
-        byte[] body = AttachmentApiTest.multipart("{\"id\":\"" + withEssay + "\"," + statement(agent(ADA, "Ada"),
-                Statements.COMPLETED, activity, ",\"attachments\":[" + AttachmentApiTest.attachment(
-                        "http://example.com/essay", "text/plain", essay, null) + "]").substring(1),
-                new Object[] {"text/plain", AttachmentApiTest.sha256(essay), essay});
-        assertEquals(200, lrs.send(lrs.request("/xapi/statements").header("Content-Type", "multipart/mixed; boundary="
-                + AttachmentApiTest.BOUNDARY).POST(HttpRequest.BodyPublishers.ofByteArray(body))).statusCode());
-        for (String who : List.of(ADA, "bob@example.com")) {
-            assertEquals(204, lrs.send(lrs.request(state(who)).header("Content-Type", "text/plain")
-                    .PUT(HttpRequest.BodyPublishers.ofString("progress of " + who))).statusCode());
-        }
-        for (String role : List.of("refers to ada's", "carol's")) {
-            exact.put(role, lrs.get("/xapi/statements?format=exact&statementId=" + ids.get(role)).body());
-        }
-    }
-
-    private static String state(String mbox) {
-        return "/xapi/activities/state?activityId=" + URLEncoder.encode(ACTIVITY, StandardCharsets.UTF_8) + "&agent="
-                + URLEncoder.encode("{\"mbox\":\"mailto:" + mbox + "\"}", StandardCharsets.UTF_8) + "&stateId=s";
+        return scene.post(lrs, role, body);
     }
 
     private boolean anyFileHolds(String text) throws IOException {
-        return anyFileHolds(data, text);
-    }
-
-    /** Whether any file under {@code dir} holds {@code text} (each one that does is printed). */
-    private static boolean anyFileHolds(Path dir, String text) throws IOException {
-        byte[] needle = text.getBytes(StandardCharsets.UTF_8);
-        boolean found = false;
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path p : files.filter(Files::isRegularFile).toList()) {
-                if (dev.cairn.xapi.AnyOf.of(List.of(needle)).in(Files.readAllBytes(p))) {
-                    System.out.println(p + " holds '" + text + "'");
-                    found = true;
-                }
-            }
-        }
-        return found;
+        return ErasureScene.anyFileHolds(data, text);
     }
 
     private boolean anyRowHolds(String text) throws Exception {
-        return anyRowHolds(database.url(), text);
-    }
-
-    /** Whether any statement row of the database at {@code url} holds {@code text}. */
-    private static boolean anyRowHolds(String url, String text) throws Exception {
-        try (Database db = Database.open(url); Connection c = db.reader();
-             PreparedStatement ps = c.prepareStatement("SELECT json FROM statement"); ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                if (new String(rs.getBytes(1), StandardCharsets.UTF_8).contains(text)) {
-                    return true;
-                }
-            }
-        }
-        return false;
+        return ErasureScene.anyRowHolds(database.url(), text);
     }
 
     /** What the last {@link #erase} printed. */
@@ -233,7 +154,7 @@ class EraseCommandTest {
                     "one placeholder per erasure");
             assertEquals("asked erased.", instructs.get("result").get("response").asText());
             for (String role : List.of("refers to ada's", "carol's")) {
-                assertEquals(exact.get(role), lrs.get("/xapi/statements?format=exact&statementId=" + ids.get(role))
+                assertEquals(scene.exact.get(role), lrs.get("/xapi/statements?format=exact&statementId=" + ids.get(role))
                         .body(), role + " is byte for byte as it was");
             }
             assertEquals(404, lrs.get("/xapi/statements?statementId=" + ids.get("bob's")).statusCode(),
@@ -503,7 +424,7 @@ class EraseCommandTest {
                 assertEquals(i % 2 == 0 ? 404 : 200, lrs.get("/xapi/statements?statementId=" + olderIds.get(i))
                         .statusCode(), "yesterday's statement " + i);
             }
-            assertEquals(exact.get("carol's"), lrs.get("/xapi/statements?format=exact&statementId="
+            assertEquals(scene.exact.get("carol's"), lrs.get("/xapi/statements?format=exact&statementId="
                     + ids.get("carol's")).body(), "today's, after the compacted cycle");
         }
     }
@@ -516,7 +437,8 @@ class EraseCommandTest {
             assertEquals(1, Main.run(compact), "not while another process writes the log");
         }
         assertEquals(0, Main.run(compact), "nothing to give back in the cycle being written: said, and exit 0");
-        PendingErasure.mark(data.resolve("log"), "0000abcd", new ErasurePlan.Request(List.of(), Set.of(), null));
+        PendingErasure.mark(data.resolve("log"), "0000abcd", new ErasurePlan.Request(List.of(), Set.of(), null),
+                Long.MAX_VALUE);
         assertEquals(1, Main.run(compact), "an interrupted erasure is finished by cairn erase first");
         assertEquals(0, erase("--agent", ADA_AGENT));
         assertFalse(PendingErasure.exists(data.resolve("log")));
@@ -533,7 +455,7 @@ class EraseCommandTest {
         }
         Path log = data.resolve("log");
         PendingErasure.mark(log, "0000abcd", new ErasurePlan.Request(List.of(new Ifi(Ifi.Kind.MBOX, "mailto:" + ADA,
-                null)), Set.of(), null));
+                null)), Set.of(), null), Long.MAX_VALUE);
         assertEquals(2, erase("--agent", "{\"mbox\":\"mailto:bob@example.com\"}"), "not another erasure first");
         assertTrue(PendingErasure.exists(log));
         byte[] mark = Files.readAllBytes(log.resolve("erasure.pending"));
@@ -583,7 +505,7 @@ class EraseCommandTest {
             Path dir = data.resolve("trial-" + trial);
             try (TestDatabase db = TestDatabase.create(dialect, dir)) {
                 ids.clear();
-                exact.clear();
+                scene.exact.clear();
                 try (TestLrs lrs = new TestLrs(dir, db.url())) {
                     scene(lrs);
                 }
@@ -606,11 +528,11 @@ class EraseCommandTest {
                 int again = erase(dir, db.url(), "--agent", ADA_AGENT);
                 assertTrue(again == 0 || again == 1, moment + ": erased now, or had been whole: " + again);
                 assertFalse(PendingErasure.exists(dir.resolve("log")), moment);
-                assertFalse(anyFileHolds(dir, ADA), moment);
-                assertFalse(anyRowHolds(db.url(), ADA), moment);
+                assertFalse(ErasureScene.anyFileHolds(dir, ADA), moment);
+                assertFalse(ErasureScene.anyRowHolds(db.url(), ADA), moment);
                 try (TestLrs lrs = new TestLrs(dir, db.url())) {
                     assertEquals(404, lrs.get("/xapi/statements?statementId=" + ids.get("ada's")).statusCode(), moment);
-                    assertEquals(exact.get("carol's"), lrs.get("/xapi/statements?format=exact&statementId="
+                    assertEquals(scene.exact.get("carol's"), lrs.get("/xapi/statements?format=exact&statementId="
                             + ids.get("carol's")).body(), moment);
                 }
                 RestartAndReplayTest.assertReplayRebuildsTheSameTables(dir, db.url());

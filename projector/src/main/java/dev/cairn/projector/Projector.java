@@ -22,6 +22,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Function;
 
 /**
  * Applies the log to the store. Each call of {@link #doWork()} takes what the log has after the watermark (up to
@@ -303,6 +304,20 @@ public final class Projector implements AutoCloseable {
         }
         for (AttachmentContent a : stored.attachments()) {
             writer.putAttachment(a.sha2(), a.contentType(), a.content());
+        }
+    }
+
+    /**
+     * Runs {@code task} with this projector's writer between two transactions (an erasure beside the running ingest):
+     * what was read ahead is dropped first, and the next read starts over at the watermark, since the task may have
+     * rewritten entries of the log before it.
+     */
+    <T> T exclusive(Function<ProjectionWriter, T> task) {
+        discardReadAhead();
+        try {
+            return task.apply(writer);
+        } finally {
+            reopenAt = writer.watermark().logIndex();
         }
     }
 

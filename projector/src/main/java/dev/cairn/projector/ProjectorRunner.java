@@ -4,9 +4,13 @@ import dev.cairn.log.BadLogEntryException;
 import dev.cairn.store.Database;
 import dev.cairn.store.FencedException;
 import java.time.Instant;
+import dev.cairn.store.ProjectionWriter;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,7 +24,8 @@ import org.slf4j.LoggerFactory;
  *       the runner also lingers up to {@code linger} before the next one unless a writer waits for visibility
  *       ({@code ack=visible}): a stream of small durable writes is then applied in a few larger transactions instead
  *       of one per ring batch, each of which costs its own commit (a write-ahead log frame per page touched). A
- *       writer that starts waiting ends the linger at once.</li>
+ *       writer that starts waiting ends the linger at once, as does a task for the projector's thread
+ *       ({@link #exclusive}).</li>
  *   <li>{@link #alone}: nothing tells it of new entries (the ingest runs in another process), so when a pass finds
  *       nothing it backs off from 20 µs up to 2 ms of parking: an idle projector costs no core while a burst is
  *       picked up quickly.</li>
@@ -49,6 +54,8 @@ public final class ProjectorRunner implements AutoCloseable {
     private final long maxParkNanos;
     private final Thread thread;
     private final CountDownLatch stopped = new CountDownLatch(1);
+    /** Tasks that wait to run on the projector's thread between two passes ({@link #exclusive}). */
+    private final ConcurrentLinkedQueue<Exclusive<?>> exclusive = new ConcurrentLinkedQueue<>();
     private volatile boolean running = true;
     private volatile boolean lingering;
     private volatile Throwable failure;
@@ -98,6 +105,44 @@ public final class ProjectorRunner implements AutoCloseable {
         return passes;
     }
 
+    /** A task of {@link #exclusive}: it runs once the watermark has passed {@code after}. */
+    private record Exclusive<T>(long after, Function<ProjectionWriter, T> task, CompletableFuture<T> done) {
+        void run(Projector projector) {
+            try {
+                done.complete(projector.exclusive(task));
+            } catch (RuntimeException e) {
+                done.completeExceptionally(e);
+            }
+        }
+    }
+
+    /**
+     * Runs {@code task} on the projector's thread, with its writer, between two of its transactions, once the
+     * watermark has passed log position {@code after}: an erasure that must see every write acknowledged before it
+     * was asked for, and that no projection may interleave with. Tasks run one at a time, in the order they came.
+     */
+    public <T> CompletableFuture<T> exclusive(long after, Function<ProjectionWriter, T> task) {
+        Exclusive<T> x = new Exclusive<>(after, task, new CompletableFuture<>());
+        exclusive.add(x);
+        if (!running || failure != null) {
+            exclusive.remove(x);
+            x.done().completeExceptionally(new IllegalStateException("the projector is not running"));
+        }
+        wake();
+        return x.done();
+    }
+
+    /** Runs the oldest waiting task if the watermark has passed its position; whether one ran. */
+    private boolean runExclusive() {
+        Exclusive<?> x = exclusive.peek();
+        if (x == null || projector.watermark().logIndex() < x.after()) {
+            return false;
+        }
+        exclusive.poll();
+        x.run(projector);
+        return true;
+    }
+
     /** The error that stopped the projector, or null while it runs. */
     public Throwable failure() {
         return failure;
@@ -120,6 +165,9 @@ public final class ProjectorRunner implements AutoCloseable {
                 if (failures > 0) {
                     recovered();
                 }
+                if (runExclusive()) {
+                    continue;
+                }
                 if (done > 0) {
                     park = firstParkNanos;
                     if (lingerNanos > 0 && projector.caughtUp()) {
@@ -138,6 +186,9 @@ public final class ProjectorRunner implements AutoCloseable {
             failure = t;
             LOG.error("projector stopped: {}", t.getMessage(), t);
         } finally {
+            for (Exclusive<?> x; (x = exclusive.poll()) != null; ) {
+                x.done().completeExceptionally(new IllegalStateException("the projector stopped before the task ran"));
+            }
             stopped.countDown();
         }
     }
@@ -173,7 +224,8 @@ public final class ProjectorRunner implements AutoCloseable {
         long deadline = System.nanoTime() + lingerNanos;
         long left;
         lingering = true; // before looking for waiters: a waiter registered after the look sees it and wakes us
-        while (running && !projector.awaited() && (left = deadline - System.nanoTime()) > 0) {
+        while (running && !projector.awaited() && exclusive.isEmpty()
+                && (left = deadline - System.nanoTime()) > 0) {
             LockSupport.parkNanos(left);
         }
         lingering = false;

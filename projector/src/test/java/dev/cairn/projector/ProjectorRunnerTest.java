@@ -139,4 +139,34 @@ class ProjectorRunnerTest {
         }
         assertTrue(tracker.current().logIndex() > first);
     }
+
+    /**
+     * A task for the projector's thread runs between two transactions, once everything up to the position it names is
+     * applied, with the writer's watermark there, and not before: an erasure sees every write acknowledged before it.
+     */
+    @Test
+    void anExclusiveTaskRunsOnceTheWatermarkHasPassedItsPosition() throws Exception {
+        startRunner(LONG_LINGER_NANOS);
+        long last = -1;
+        for (int i = 0; i < 5; i++) {
+            last = append();
+        }
+        long at = last;
+        long seen = runner.exclusive(at, writer -> writer.watermark().logIndex()).get(10, TimeUnit.SECONDS);
+        assertTrue(seen >= at, "the watermark the task saw, " + seen + ", has passed " + at);
+        assertEquals("cairn-projector", runner.exclusive(at, writer -> Thread.currentThread().getName())
+                .get(10, TimeUnit.SECONDS));
+        long sixth = append();
+        assertEquals(6, runner.exclusive(sixth, writer -> writer.watermark().seq()).get(10, TimeUnit.SECONDS),
+                "the projector goes on after a task");
+    }
+
+    @Test
+    void anExclusiveTaskAskedOfAStoppedRunnerFails() {
+        startRunner(0);
+        runner.close();
+        java.util.concurrent.CompletableFuture<Integer> task = runner.exclusive(-1, writer -> 1);
+        runner = null;
+        assertTrue(task.isCompletedExceptionally());
+    }
 }

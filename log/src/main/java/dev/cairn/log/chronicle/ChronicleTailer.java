@@ -4,6 +4,8 @@ import dev.cairn.log.BadLogEntryException;
 import dev.cairn.log.EventCodec;
 import dev.cairn.log.LogEntry;
 import dev.cairn.log.LogTailer;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptTailer;
@@ -11,6 +13,9 @@ import net.openhft.chronicle.wire.DocumentContext;
 
 /** Reads events from a Chronicle Queue in log order, starting after a given index. */
 public final class ChronicleTailer implements LogTailer {
+    /** How often an entry that fails its check is read again, a pause apart, before it is reported as damaged. */
+    private static final int REREADS = 5;
+    private static final long REREAD_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private final ExcerptTailer tailer;
     /** The last index it may return. */
     private final LongSupplier limit;
@@ -47,6 +52,7 @@ public final class ChronicleTailer implements LogTailer {
 
     /** The next entry {@code filter} accepts, or with none the next entry; null at the end. */
     private LogEntry read(Filter filter) {
+        int rereads = 0;
         while (true) {
             try (DocumentContext dc = tailer.readingDocument()) {
                 if (!dc.isPresent()) {
@@ -73,6 +79,12 @@ public final class ChronicleTailer implements LogTailer {
                     return new LogEntry(index, EventCodec.decode(bytes, index), length);
                 } catch (BadLogEntryException e) {
                     dc.rollbackOnClose();
+                    if (rereads++ < REREADS) {
+                        // An erasure may be rewriting this entry in place beside us (EventLog.rewrite): its new bytes
+                        // and checksum land within a few writes, so read it again before calling it damaged.
+                        LockSupport.parkNanos(REREAD_PAUSE_NANOS);
+                        continue;
+                    }
                     throw e;
                 }
             }

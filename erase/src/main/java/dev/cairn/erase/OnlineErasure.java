@@ -1,0 +1,134 @@
+package dev.cairn.erase;
+
+import dev.cairn.log.EventLog;
+import dev.cairn.store.Database;
+import dev.cairn.store.ErasureStore;
+import dev.cairn.store.ProjectionWriter;
+import dev.cairn.store.StoreException;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An erasure in a running Cairn that both appends the log and projects it ({@code cairn serve}): run on the
+ * projector's thread between two of its transactions ({@code ProjectorRunner.exclusive}), it erases what the log holds
+ * up to the projector's watermark, which has passed every write acknowledged before the erasure was asked for; what is
+ * appended meanwhile is new data. Reads go on throughout (the tables change in one transaction), and so do durable
+ * writes (the sequencer appends past the rewritten entries, which keep their places); readers that meet an entry
+ * while it is rewritten read it again (the tailer's rereads).
+ *
+ * <p>Only an erasure whose tables can be changed row by row runs here ({@link TableErasure#whyRebuild}); one that
+ * needs the tables rebuilt from the log (a retention period, statements by id, the people named inside other keys) is
+ * refused with the reason, for {@code cairn erase} with the processes stopped. The pending mark covers the change as it
+ * does offline: a process killed mid-way refuses to start until {@code cairn erase} has finished it.
+ */
+public final class OnlineErasure {
+    private static final Logger LOG = LoggerFactory.getLogger(OnlineErasure.class);
+
+    /** What became of an erasure asked of a running Cairn. */
+    public enum Status {
+        /** Erased from the tables and the log. */
+        ERASED,
+        /** A dry run: planned only. */
+        PLANNED,
+        /** Nothing the log holds matches: nothing was changed. */
+        NOTHING,
+        /** It must run with the processes stopped ({@link Outcome#why()}): nothing was changed. */
+        OFFLINE
+    }
+
+    /**
+     * @param deadLetters  dead letters dropped (erased only)
+     * @param cleanUpError why the database could not be made to give back its deleted rows' space at once (their
+     *                     bytes stay in its write-ahead log until its next checkpoint), or null
+     */
+    public record Outcome(Status status, String erasureId, ErasurePlan.Counts counts, String why, int deadLetters,
+                          long millis, String cleanUpError) {
+    }
+
+    private final EventLog log;
+    private final Path logDir;
+    private final Database db;
+
+    public OnlineErasure(EventLog log, Path logDir, Database db) {
+        this.log = log;
+        this.logDir = logDir;
+        this.db = db;
+    }
+
+    /**
+     * Erases (or with {@code dryRun} plans) {@code request} in the entries up to the watermark of {@code writer}, the
+     * projector's, which must not be used by anything else meanwhile.
+     */
+    public Outcome run(ProjectionWriter writer, ErasurePlan.Request request, boolean dryRun) {
+        long started = System.nanoTime();
+        ErasureStore store = new ErasureStore(db);
+        String erasureId = Erasures.freshId(store);
+        long upTo = writer.watermark().logIndex();
+        ErasurePlan plan = ErasurePlan.of(log, request, erasureId, upTo);
+        ErasurePlan.Counts c = plan.counts();
+        if (dryRun || c.isEmpty()) {
+            return new Outcome(dryRun ? Status.PLANNED : Status.NOTHING, erasureId, c, null, 0, millis(started), null);
+        }
+        TableErasure rows = new TableErasure(log, plan, store);
+        Optional<String> why = rows.whyRebuild();
+        if (why.isPresent()) {
+            return new Outcome(Status.OFFLINE, erasureId, c, why.get(), 0, millis(started), null);
+        }
+        PendingErasure.mark(logDir, erasureId, request, upTo);
+        ErasureStore.Erasure record = new ErasureStore.Erasure(0, System.currentTimeMillis(),
+                Erasures.subject(request), c.statementsRemoved(), c.statementsRewritten(), c.documentEntries(),
+                c.entries(), c.bytes(), millis(started));
+        TableErasure.Result result;
+        try {
+            result = rows.apply(writer, record, Erasures.REWRITE_BATCH_BYTES);
+        } catch (RuntimeException e) {
+            Boolean committed = committed(store, erasureId);
+            if (committed == null) {
+                throw e; // unknown: the mark stays, and 'cairn erase' finishes the erasure either way
+            }
+            if (!committed) {
+                PendingErasure.clear(logDir); // rolled back: neither the tables nor the log changed
+                throw e;
+            }
+            result = new TableErasure.Result(TableErasure.Outcome.COMMITTED, null); // the commit's answer was lost
+        }
+        if (result.outcome() == TableErasure.Outcome.REBUILD) {
+            PendingErasure.clear(logDir);
+            return new Outcome(Status.OFFLINE, erasureId, c, "an entry could not keep a removed statement's "
+                    + "definitions, so the tables must be rebuilt from the log", 0, millis(started), null);
+        }
+        Erasures.rewrite(log, plan, result.rewrites());
+        PendingErasure.clear(logDir);
+        int letters = 0;
+        String cleanUpError = null;
+        try {
+            letters = Erasures.cleanUp(db, plan);
+        } catch (StoreException e) {
+            cleanUpError = e.getMessage();
+            LOG.warn("erasure {}: the database did not give back the erased rows' space at once: {}", erasureId,
+                    e.getMessage());
+        }
+        long millis = millis(started);
+        store.took(erasureId, millis);
+        LOG.info("erasure {} done beside the running ingest: {}; {} statements removed, {} rewritten, {} document "
+                        + "entries, {} log entries up to position {}, {} dead letters, in {} ms", erasureId,
+                record.subject(), c.statementsRemoved(), c.statementsRewritten(), c.documentEntries(), c.entries(),
+                Long.toHexString(upTo), letters, millis);
+        return new Outcome(Status.ERASED, erasureId, c, null, letters, millis, cleanUpError);
+    }
+
+    /** Whether the erasure's transaction committed after it failed (its answer may have been lost); null: unknown. */
+    private static Boolean committed(ErasureStore store, String erasureId) {
+        try {
+            return store.recorded(erasureId);
+        } catch (StoreException e) {
+            return null;
+        }
+    }
+
+    private static long millis(long startedNanos) {
+        return (System.nanoTime() - startedNanos) / 1_000_000;
+    }
+}

@@ -1,0 +1,212 @@
+package dev.cairn.ops;
+
+import static dev.cairn.ops.ErasureScene.ADA;
+import static dev.cairn.ops.ErasureScene.ADA_AGENT;
+import static dev.cairn.ops.ErasureScene.anyFileHolds;
+import static dev.cairn.ops.ErasureScene.anyRowHolds;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.erase.PendingErasure;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+/**
+ * POST /admin/erasures: a person erased from a running Cairn, on each database, while it goes on serving reads and
+ * writes: gone from the answers once the request is answered, from the log's files and the database, what others
+ * wrote kept, and a replay of the rewritten log gives the tables the erasure left. Bad requests change nothing.
+ */
+class AdminErasureApiTest extends LrsOnEachDatabase {
+    private static final String ADMIN = TestLrs.basic(TestLrs.KEY, TestLrs.SECRET);
+    private static final String ERASE_ADA = "{\"agents\":[" + ADA_AGENT + "]}";
+
+    private final ErasureScene scene = new ErasureScene();
+
+    private HttpResponse<String> call(String method, String body, String authorization) throws Exception {
+        HttpRequest.Builder r = HttpRequest.newBuilder(URI.create(lrs.base() + "/admin/erasures"))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body));
+        if (body != null) {
+            r.header("Content-Type", "application/json");
+        }
+        if (authorization != null) {
+            r.header("Authorization", authorization);
+        }
+        return lrs.http.send(r.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static void refused(HttpResponse<String> r, int status, String error, String where) throws Exception {
+        assertEquals(status, r.statusCode(), r.body());
+        JsonNode json = TestLrs.json(r);
+        assertTrue(json.hasNonNull("error") && json.hasNonNull("message"), r.body());
+        if (error != null) {
+            assertEquals(error, json.get("error").asText(), r.body());
+        }
+        if (where != null) {
+            assertEquals(where, json.get("where").asText(), r.body());
+        }
+    }
+
+    @Test
+    void aPersonIsErasedFromARunningCairnAndAReplayGivesTheSameTables() throws Exception {
+        scene.play(lrs);
+        JsonNode dry = TestLrs.json(call("POST", "{\"agents\":[" + ADA_AGENT + "],\"dryRun\":true}", ADMIN));
+        assertTrue(dry.get("dryRun").asBoolean(), dry.toString());
+        assertEquals(3, dry.get("statementsRemoved").asInt(), dry.toString());
+        assertEquals(200, lrs.get("/xapi/statements?statementId=" + scene.ids.get("ada's")).statusCode(),
+                "a dry run changes nothing");
+
+        HttpResponse<String> r = call("POST", ERASE_ADA, ADMIN);
+        assertEquals(200, r.statusCode(), r.body());
+        JsonNode done = TestLrs.json(r);
+        assertFalse(done.get("dryRun").asBoolean());
+        assertEquals(3, done.get("statementsRemoved").asInt(), r.body());
+        assertEquals(4, done.get("statementsRewritten").asInt(), r.body());
+        assertEquals(1, done.get("documentEntries").asInt(), r.body());
+        for (String role : List.of("ada's", "ada's essay", "ada with dave")) {
+            assertEquals(404, lrs.get("/xapi/statements?statementId=" + scene.ids.get(role)).statusCode(), role);
+        }
+        JsonNode about = TestLrs.json(lrs.get("/xapi/statements?statementId=" + scene.ids.get("about ada")));
+        assertEquals("urn:cairn:erased:" + done.get("erasure").asText(), about.path("object").path("openid").asText(),
+                about.toString());
+        for (String role : List.of("refers to ada's", "carol's")) {
+            assertEquals(scene.exact.get(role), lrs.get("/xapi/statements?format=exact&statementId="
+                    + scene.ids.get(role)).body(), role + " is byte for byte as it was");
+        }
+        assertEquals(0, TestLrs.json(lrs.get("/xapi/statements?related_agents=true&agent="
+                + URLEncoder.encode(ADA_AGENT, StandardCharsets.UTF_8))).get("statements").size());
+        assertEquals(404, lrs.get(ErasureScene.state(ADA)).statusCode());
+        assertFalse(PendingErasure.exists(data.resolve("log")));
+        assertFalse(anyFileHolds(data, ADA), "no file of the data directory holds Ada's address, while Cairn runs");
+        assertFalse(anyFileHolds(data, "Ada Lovelace"), "nor her name");
+        assertFalse(anyRowHolds(database.url(), ADA));
+
+        JsonNode audit = TestLrs.json(call("GET", null, ADMIN)).get("erasures");
+        assertEquals(1, audit.size(), audit.toString());
+        assertTrue(audit.get(0).get("subject").asText().startsWith("agent sha256:"), audit.toString());
+        assertFalse(audit.toString().contains(ADA));
+
+        String later = TestLrs.json(lrs.post(Statements.statement(ADA, Statements.COMPLETED,
+                "http://example.com/course/2"))).get(0).asText();
+        assertEquals(200, lrs.get("/xapi/statements?statementId=" + later).statusCode(),
+                "what she does after the erasure is new data");
+        lrs.close();
+        lrs = null;
+        RestartAndReplayTest.assertReplayRebuildsTheSameTables(data, database.url());
+    }
+
+    /**
+     * Writers go on through an erasure: every statement acknowledged to them is stored and found, before, during and
+     * after it, and the log they appended to while entries before them were rewritten replays to the same tables.
+     */
+    @Test
+    void writesGoOnDuringAnErasureAndNoneIsLost() throws Exception {
+        scene.play(lrs);
+        for (int i = 0; i < 200; i++) { // entries of hers for the erasure to rewrite while the writer appends
+            assertEquals(200, lrs.post(Statements.statement(ADA, Statements.COMPLETED, "http://example.com/a/" + i))
+                    .statusCode());
+        }
+        AtomicBoolean erasing = new AtomicBoolean(true);
+        List<String> acknowledged = new ArrayList<>();
+        ExecutorService writer = Executors.newSingleThreadExecutor();
+        try {
+            Future<?> writes = writer.submit(() -> {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                int after = 0;
+                while ((erasing.get() || after++ < 20) && System.nanoTime() < deadline) {
+                    HttpResponse<String> r = lrs.post(Statements.statement("bob@example.com", Statements.COMPLETED,
+                            "http://example.com/b/" + acknowledged.size()));
+                    assertEquals(200, r.statusCode(), r.body());
+                    acknowledged.add(TestLrs.json(r).get(0).asText());
+                }
+                return null;
+            });
+            HttpResponse<String> r = call("POST", ERASE_ADA, ADMIN);
+            erasing.set(false);
+            assertEquals(200, r.statusCode(), r.body());
+            assertEquals(203, TestLrs.json(r).get("statementsRemoved").asInt(), r.body());
+            writes.get(90, TimeUnit.SECONDS);
+        } finally {
+            writer.shutdownNow();
+        }
+        assertTrue(acknowledged.size() > 20, "the writer went on: " + acknowledged.size());
+        for (String id : acknowledged) {
+            assertEquals(200, lrs.get("/xapi/statements?statementId=" + id).statusCode(), id);
+        }
+        lrs.close();
+        lrs = null;
+        RestartAndReplayTest.assertReplayRebuildsTheSameTables(data, database.url());
+    }
+
+    @Test
+    void badRequestsAreRefusedWithTheirPathAndEraseNothing() throws Exception {
+        scene.play(lrs);
+        refused(call("POST", ERASE_ADA, null), 401, "auth.required", null);
+        String[] all = lrs.credentials("create", "--scope", "all").split(":", 2);
+        refused(call("POST", ERASE_ADA, TestLrs.basic(all[0], all[1])), 403, "auth.scope", null);
+        refused(call("GET", null, TestLrs.basic(all[0], all[1])), 403, "auth.scope", null);
+        refused(call("POST", "{\"agents\":[{\"mbox\":\"ada@example.com\"}]}", ADMIN), 400, "mbox.invalid",
+                "$.agents[0] $.mbox");
+        refused(call("POST", "{\"agents\":[{\"objectType\":\"Group\",\"member\":[" + ADA_AGENT + "]}]}", ADMIN), 400,
+                "agent.no_ifi", "$.agents[0]");
+        refused(call("POST", "{\"agents\":" + ADA_AGENT + "}", ADMIN), 400, "erasure.invalid", "$.agents");
+        refused(call("POST", "{\"agent\":" + ADA_AGENT + "}", ADMIN), 400, "erasure.invalid", "$.agent");
+        refused(call("POST", "{\"agents\":[" + ADA_AGENT + "],\"agents\":[]}", ADMIN), 400, "json.invalid", "$");
+        refused(call("POST", "[]", ADMIN), 400, "erasure.invalid", "$");
+        refused(call("POST", "{}", ADMIN), 400, "erasure.invalid", "$.agents");
+        refused(call("POST", "{\"agents\":[" + ADA_AGENT + "],\"dryRun\":\"yes\"}", ADMIN), 400, "erasure.invalid",
+                "$.dryRun");
+        refused(call("POST", "{\"storedBefore\":\"" + Instant.now().plusSeconds(3600) + "\"}", ADMIN), 400,
+                "timestamp.future", "$.storedBefore");
+        refused(call("POST", "{\"statementIds\":[\"not-a-uuid\"]}", ADMIN), 400, null, "$.statementIds[0]");
+        refused(call("POST", "{\"agents\":[{\"mbox\":\"mailto:nobody@example.com\"}]}", ADMIN), 404,
+                "erasure.no_match", "$.agents");
+        refused(call("POST", "{\"storedBefore\":\"" + Instant.now() + "\"}", ADMIN), 409, "erasure.offline", "$");
+        refused(call("POST", "{\"statementIds\":[\"" + scene.ids.get("carol's") + "\"]}", ADMIN), 409,
+                "erasure.offline", "$");
+        HttpResponse<String> plain = lrs.http.send(HttpRequest.newBuilder(URI.create(lrs.base() + "/admin/erasures"))
+                .header("Authorization", ADMIN).header("Content-Type", "text/plain")
+                .POST(HttpRequest.BodyPublishers.ofString(ERASE_ADA)).build(), HttpResponse.BodyHandlers.ofString());
+        refused(plain, 415, "body.content_type", "header Content-Type");
+        refused(call("POST", "{\"agents\":[" + ADA_AGENT.repeat(1) + "," + "{\"mbox\":\"mailto:x@example.com\"}"
+                .repeat(ErasuresHandler.MAX_BODY / 20) + "]}", ADMIN), 413, null, null);
+
+        for (String role : scene.ids.keySet()) {
+            String param = role.equals("bob's") ? "voidedStatementId" : "statementId"; // Ada voided it
+            assertEquals(200, lrs.get("/xapi/statements?" + param + "=" + scene.ids.get(role)).statusCode(), role);
+        }
+        assertEquals(0, TestLrs.json(call("GET", null, ADMIN)).get("erasures").size());
+        assertFalse(PendingErasure.exists(data.resolve("log")));
+    }
+
+    /** A process that does not both ingest and project cannot erase beside the others: it says what to run instead. */
+    @Test
+    void aSplitProcessSendsTheErasureToTheOfflineCommand() throws Exception {
+        scene.play(lrs);
+        lrs.close();
+        lrs = null;
+        try (Cairn ingest = Cairn.start(TestLrs.settings(data, database.url()), EnumSet.of(Role.INGEST, Role.QUERY),
+                java.time.Clock.systemUTC())) {
+            HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                            + ingest.port() + "/admin/erasures")).header("Authorization", ADMIN)
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(ERASE_ADA))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            refused(r, 409, "erasure.offline", "path /admin/erasures");
+        }
+    }
+}
