@@ -34,6 +34,7 @@ import org.junit.jupiter.api.Test;
 class AdminErasureApiTest extends LrsOnEachDatabase {
     private static final String ADMIN = TestLrs.basic(TestLrs.KEY, TestLrs.SECRET);
     private static final String ERASE_ADA = "{\"agents\":[" + ADA_AGENT + "]}";
+    private static final int KILL_TRIALS = 10;
 
     private final ErasureScene scene = new ErasureScene();
 
@@ -207,6 +208,70 @@ class AdminErasureApiTest extends LrsOnEachDatabase {
                     .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(ERASE_ADA))
                     .build(), HttpResponse.BodyHandlers.ofString());
             refused(r, 409, "erasure.offline", "path /admin/erasures");
+        }
+    }
+
+    /**
+     * A running Cairn killed at any moment of an erasure it was asked for either had not begun it, or leaves the
+     * pending mark (then no process starts on the data until 'cairn erase' finishes it), or had finished it: after a
+     * run of 'cairn erase' the person is gone from every file, the rest is as it was, and a replay gives the tables.
+     */
+    @Test
+    void aServeKilledMidErasureLeavesItWholeOrFinishedByTheCommand() throws Exception {
+        lrs.close();
+        lrs = null;
+        java.util.Random random = new java.util.Random();
+        long whole = 0;
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        for (int trial = 0; trial < KILL_TRIALS; trial++) {
+            java.nio.file.Path dir = data.resolve("trial-" + trial);
+            try (dev.cairn.store.TestDatabase db = dev.cairn.store.TestDatabase.create(dialect, dir)) {
+                ErasureScene trialScene = new ErasureScene();
+                try (TestLrs setUp = new TestLrs(dir, db.url())) {
+                    trialScene.play(setUp);
+                    for (int i = 0; i < 300; i++) { // enough of hers that the kill lands inside the erasure
+                        assertEquals(200, setUp.post(Statements.statement(ADA, Statements.COMPLETED,
+                                "http://example.com/a/" + i)).statusCode());
+                    }
+                }
+                String moment = "trial " + trial;
+                try (ChildProcess serve = ChildProcess.cairn("serve", dir, db.url()).start()) {
+                    serve.awaitReady(http);
+                    java.util.concurrent.CompletableFuture<HttpResponse<String>> asked = http.sendAsync(
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + serve.port + "/admin/erasures"))
+                                    .header("Authorization", ADMIN).header("Content-Type", "application/json")
+                                    .POST(HttpRequest.BodyPublishers.ofString(ERASE_ADA)).build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    long started = System.nanoTime();
+                    if (trial == 0) {
+                        assertEquals(200, asked.get(60, TimeUnit.SECONDS).statusCode());
+                        whole = System.nanoTime() - started;
+                    } else {
+                        long at = (long) (whole * random.nextDouble() * 1.2);
+                        Thread.sleep(at / 1_000_000, (int) (at % 1_000_000));
+                        serve.kill();
+                        moment += ", killed " + at / 1_000 + " µs into an erasure of " + whole / 1_000 + " µs";
+                    }
+                }
+                System.out.println(moment + (PendingErasure.exists(dir.resolve("log")) ? ": the mark is there"
+                        : ": no mark"));
+                if (PendingErasure.exists(dir.resolve("log"))) {
+                    org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
+                            () -> new TestLrs(dir, db.url()).close(), moment + ": no process starts on it");
+                    assertEquals(0, Main.run("erase", "--data", dir.toString(), "--db", db.url()), moment);
+                }
+                int again = Main.run("erase", "--agent", ADA_AGENT, "--data", dir.toString(), "--db", db.url());
+                assertTrue(again == 0 || again == 1, moment + ": erased now, or had been: " + again);
+                assertFalse(anyFileHolds(dir, ADA), moment);
+                assertFalse(anyRowHolds(db.url(), ADA), moment);
+                try (TestLrs after = new TestLrs(dir, db.url())) {
+                    for (String role : List.of("refers to ada's", "carol's")) {
+                        assertEquals(trialScene.exact.get(role), after.get("/xapi/statements?format=exact&statementId="
+                                + trialScene.ids.get(role)).body(), moment + ": " + role);
+                    }
+                }
+                RestartAndReplayTest.assertReplayRebuildsTheSameTables(dir, db.url());
+            }
         }
     }
 }
