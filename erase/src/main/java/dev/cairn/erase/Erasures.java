@@ -30,7 +30,7 @@ public final class Erasures {
     /** The tables whose deleted rows an erasure makes sure no file keeps (PostgreSQL VACUUMs them). */
     private static final List<String> TOUCHED_TABLES = List.of("statement", "statement_match", "statement_ref",
             "filter_key", "document", "activity", "agent_name", "attachment", "statement_attachment",
-            "forward_dead_letter");
+            "forward_dead_letter", "erasure_request");
 
     private Erasures() {
     }

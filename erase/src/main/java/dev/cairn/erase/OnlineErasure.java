@@ -30,8 +30,6 @@ public final class OnlineErasure {
     public enum Status {
         /** Erased from the tables and the log. */
         ERASED,
-        /** A dry run: planned only. */
-        PLANNED,
         /** Nothing the log holds matches: nothing was changed. */
         NOTHING,
         /** It must run with the processes stopped ({@link Outcome#why()}): nothing was changed. */
@@ -58,18 +56,32 @@ public final class OnlineErasure {
     }
 
     /**
-     * Erases (or with {@code dryRun} plans) {@code request} in the entries up to the watermark of {@code writer}, the
+     * What erasing {@code request} now would do: its plan's counts, and why it would be refused (only 'cairn erase' can
+     * run it), if it would.
+     */
+    public Planned dryRun(ErasurePlan.Request request) {
+        ErasurePlan plan = ErasurePlan.of(log, request, ErasurePlan.newErasureId(), log.lastSyncedPosition());
+        Optional<String> why = plan.counts().isEmpty() ? Optional.empty()
+                : new TableErasure(log, plan, new ErasureStore(db)).whyRebuild();
+        return new Planned(plan.counts(), why.orElse(null));
+    }
+
+    /** A dry run's answer: what the erasure would change, and why it would be refused (null: it would run). */
+    public record Planned(ErasurePlan.Counts counts, String offline) {
+    }
+
+    /**
+     * Erases {@code request} as erasure {@code erasureId} in the entries up to the watermark of {@code writer}, the
      * projector's, which must not be used by anything else meanwhile.
      */
-    public Outcome run(ProjectionWriter writer, ErasurePlan.Request request, boolean dryRun) {
+    public Outcome run(ProjectionWriter writer, String erasureId, ErasurePlan.Request request) {
         long started = System.nanoTime();
         ErasureStore store = new ErasureStore(db);
-        String erasureId = Erasures.freshId(store);
         long upTo = writer.watermark().logIndex();
         ErasurePlan plan = ErasurePlan.of(log, request, erasureId, upTo);
         ErasurePlan.Counts c = plan.counts();
-        if (dryRun || c.isEmpty()) {
-            return new Outcome(dryRun ? Status.PLANNED : Status.NOTHING, erasureId, c, null, 0, millis(started), null);
+        if (c.isEmpty()) {
+            return new Outcome(Status.NOTHING, erasureId, c, null, 0, millis(started), null);
         }
         TableErasure rows = new TableErasure(log, plan, store);
         Optional<String> why = rows.whyRebuild();

@@ -58,20 +58,9 @@ public final class PendingErasure {
      * erasure changes anything.
      */
     public static void mark(Path logDir, String erasureId, ErasurePlan.Request request, long upTo) {
-        ObjectNode mark = JSON.createObjectNode().put("erasure", erasureId).put("upTo", upTo);
-        ArrayNode people = mark.putArray("people");
-        for (Ifi ifi : request.people()) {
-            people.addObject().put("kind", ifi.kind().name()).put("value", ifi.value())
-                    .put("accountName", ifi.accountName());
-        }
-        ArrayNode ids = mark.putArray("statementIds");
-        request.statementIds().forEach(id -> ids.add(id.toString()));
-        if (request.storedBeforeMillis() != null) {
-            mark.put("storedBefore", request.storedBeforeMillis());
-        }
         try (FileChannel ch = FileChannel.open(logDir.resolve(FILE), StandardOpenOption.CREATE,
                 StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-            ByteBuffer bytes = ByteBuffer.wrap(JSON.writeValueAsBytes(mark));
+            ByteBuffer bytes = ByteBuffer.wrap(encode(new Interrupted(erasureId, request, upTo)));
             while (bytes.hasRemaining()) {
                 ch.write(bytes);
             }
@@ -92,23 +81,53 @@ public final class PendingErasure {
             if (!Files.exists(file) || Files.size(file) == 0) {
                 return Optional.empty();
             }
-            JsonNode mark = JSON.readTree(file.toFile());
-            List<Ifi> people = new ArrayList<>();
-            for (JsonNode p : mark.path("people")) {
-                people.add(new Ifi(Ifi.Kind.valueOf(p.path("kind").asText()), p.path("value").asText(),
-                        p.path("accountName").isNull() ? null : p.path("accountName").asText()));
-            }
-            Set<UUID> ids = new LinkedHashSet<>();
-            for (JsonNode id : mark.path("statementIds")) {
-                ids.add(UUID.fromString(id.asText()));
-            }
-            Long before = mark.hasNonNull("storedBefore") ? mark.get("storedBefore").asLong() : null;
-            return Optional.of(new Interrupted(mark.path("erasure").asText(),
-                    new ErasurePlan.Request(people, ids, before), mark.path("upTo").asLong(Long.MAX_VALUE)));
+            return Optional.of(decode(Files.readAllBytes(file)));
         } catch (IOException | IllegalArgumentException e) {
             throw new IllegalStateException("the mark of an interrupted erasure (" + file + ") does not read: "
                     + e.getMessage() + "; it was written synced before the erasure began, so the disk damaged it", e);
         }
+    }
+
+    /** The JSON of erasure {@code erasureId} of {@code request}, as an erasure request keeps it until it has run. */
+    public static byte[] encode(String erasureId, ErasurePlan.Request request) {
+        return encode(new Interrupted(erasureId, request, Long.MAX_VALUE));
+    }
+
+    /** The JSON of an erasure: its id, what it erases and up to where (the mark's, and an erasure request's). */
+    private static byte[] encode(Interrupted erasure) {
+        ObjectNode json = JSON.createObjectNode().put("erasure", erasure.erasureId()).put("upTo", erasure.upTo());
+        ArrayNode people = json.putArray("people");
+        for (Ifi ifi : erasure.request().people()) {
+            people.addObject().put("kind", ifi.kind().name()).put("value", ifi.value())
+                    .put("accountName", ifi.accountName());
+        }
+        ArrayNode ids = json.putArray("statementIds");
+        erasure.request().statementIds().forEach(id -> ids.add(id.toString()));
+        if (erasure.request().storedBeforeMillis() != null) {
+            json.put("storedBefore", erasure.request().storedBeforeMillis());
+        }
+        try {
+            return JSON.writeValueAsBytes(json);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** @throws IOException or IllegalArgumentException when {@code bytes} are not what {@link #encode} wrote */
+    static Interrupted decode(byte[] bytes) throws IOException {
+        JsonNode json = JSON.readTree(bytes);
+        List<Ifi> people = new ArrayList<>();
+        for (JsonNode p : json.path("people")) {
+            people.add(new Ifi(Ifi.Kind.valueOf(p.path("kind").asText()), p.path("value").asText(),
+                    p.path("accountName").isNull() ? null : p.path("accountName").asText()));
+        }
+        Set<UUID> ids = new LinkedHashSet<>();
+        for (JsonNode id : json.path("statementIds")) {
+            ids.add(UUID.fromString(id.asText()));
+        }
+        Long before = json.hasNonNull("storedBefore") ? json.get("storedBefore").asLong() : null;
+        return new Interrupted(json.path("erasure").asText(), new ErasurePlan.Request(people, ids, before),
+                json.path("upTo").asLong(Long.MAX_VALUE));
     }
 
     /** Takes the mark away once the tables are rebuilt. */

@@ -29,6 +29,7 @@ import static dev.cairn.ops.SettingTable.XAPI_VERSION;
 import dev.cairn.auth.AdminCredential;
 import dev.cairn.auth.CredentialAuthenticator;
 import dev.cairn.auth.KeyAndSecret;
+import dev.cairn.erase.ErasureRequestRunner;
 import dev.cairn.erase.OnlineErasure;
 import dev.cairn.erase.PendingErasure;
 import dev.cairn.forward.Forwarding;
@@ -58,6 +59,7 @@ import dev.cairn.query.OnWorker;
 import dev.cairn.query.StatementQueryHandler;
 import dev.cairn.store.CredentialStore;
 import dev.cairn.store.Database;
+import dev.cairn.store.ErasureRequests;
 import dev.cairn.store.ErasureStore;
 import dev.cairn.store.DocumentReader;
 import dev.cairn.store.ForwardStore;
@@ -136,7 +138,8 @@ public final class Cairn implements AutoCloseable {
             WatermarkTracker tracker = new WatermarkTracker(db.watermark(), clock);
 
             Runnable wakeProjector = () -> { };
-            ErasuresHandler.Eraser eraser = null;
+            OnlineErasure online = new OnlineErasure(log, s.get(LOG_DIR), db);
+            Runnable wakeErasures = () -> { };
             BooleanSupplier projectorRunning = () -> true;
             if (roles.contains(Role.PROJECT)) {
                 Projector projecting = new Projector(log, new ProjectionWriter(db), tracker, s.get(PROJECTOR_BATCH));
@@ -148,12 +151,12 @@ public final class Cairn implements AutoCloseable {
                 started(projector);
                 wakeProjector = projector::wake;
                 projectorRunning = () -> projector.failure() == null;
-                if (roles.contains(Role.INGEST)) {
-                    // Erased on the projector's thread once it has applied every write acknowledged so far.
-                    OnlineErasure online = new OnlineErasure(log, s.get(LOG_DIR), db);
-                    eraser = (request, dryRun) -> projector.exclusive(log.lastSyncedPosition(),
-                            writer -> online.run(writer, request, dryRun)).get();
-                }
+                // Erasures asked through any process run here, on the projector's thread.
+                ErasureRequestRunner erasures = new ErasureRequestRunner(new ErasureRequests(db), new ErasureStore(db),
+                        online, projector);
+                erasures.start();
+                started(erasures);
+                wakeErasures = erasures::wake;
             } else {
                 WatermarkPoller poller = new WatermarkPoller(log, db, tracker, WATERMARK_POLL_MILLIS);
                 poller.start();
@@ -219,7 +222,8 @@ public final class Cairn implements AutoCloseable {
                         s.get(XAPI_VERSION), tracker::consistentThroughMillis,
                         s.get(MAX_BODY), unauthenticated, writes, reads,
                         new OnWorker(new TargetsHandler(new ForwardStore(db), s.get(XAPI_VERSION))),
-                        new OnWorker(new ErasuresHandler(new ErasureStore(db), eraser, s.get(XAPI_VERSION))), operator, cors,
+                        new OnWorker(new ErasuresHandler(new ErasureStore(db), new ErasureRequests(db), online,
+                                log::lastSyncedPosition, wakeErasures, s.get(XAPI_VERSION))), operator, cors,
                         s.get(BODY_TIMEOUT));
             } else {
                 credentialCreated = null;

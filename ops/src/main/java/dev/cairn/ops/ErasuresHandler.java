@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.cairn.erase.ErasurePlan;
 import dev.cairn.erase.Erasures;
 import dev.cairn.erase.OnlineErasure;
+import dev.cairn.erase.PendingErasure;
+import dev.cairn.store.ErasureRequests;
 import dev.cairn.http.BodyReceiver;
 import dev.cairn.http.ErrorPolicy;
 import dev.cairn.http.Responses;
@@ -30,19 +32,21 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * The administrative API of erasure (not xAPI; for credentials with the {@code admin} scope), what {@code cairn erase}
- * does, in a running Cairn:
+ * does, in a running Cairn, in any of its processes:
  * <ul>
  *   <li>{@code GET /admin/erasures}: every erasure recorded, oldest first (what was asked, as hashes, and counts);</li>
- *   <li>{@code POST /admin/erasures} with {@code {"agents": [Agent, ...], "dryRun": false}}: erases the people
- *   ({@link OnlineErasure}) and answers 200 with what was erased once no read returns it; 404 when nothing stored
- *   names them; 409 {@code erasure.offline} with the reason when the erasure must run with the processes stopped
- *   ({@code statementIds} and {@code storedBefore} are taken too, and always need that), or {@code erasure.running}
- *   while another one runs.</li>
+ *   <li>{@code POST /admin/erasures} with {@code {"agents": [Agent, ...], "dryRun": false}}: asks the process that
+ *   projects to erase the people ({@link ErasureRequests}, {@link dev.cairn.erase.ErasureRequestRunner}) and answers
+ *   200 with what was erased once no read returns it and no file holds it; 404 when nothing stored names them; 409
+ *   {@code erasure.offline} with the reason when the erasure must run with the processes stopped
+ *   ({@code statementIds} and {@code storedBefore} are taken too, and always need that); 202 with the erasure's id
+ *   when it has not finished within {@value #WAIT_MILLIS} ms (it goes on: {@code GET} lists it once done). A dry run
+ *   is planned here and changes nothing.</li>
  * </ul>
  * Bodies are at most {@value #MAX_BODY} bytes of {@code application/json}, read as every body is; every refusal names
  * the JSON path that is wrong.
@@ -56,20 +60,31 @@ final class ErasuresHandler implements HttpHandler {
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
     private static final Set<String> FIELDS = Set.of("agents", "statementIds", "storedBefore", "dryRun");
 
-    /** Runs an erasure in this process; null in a process that does not both ingest and project. */
-    interface Eraser {
-        OnlineErasure.Outcome erase(ErasurePlan.Request request, boolean dryRun) throws InterruptedException,
-                ExecutionException;
-    }
+    /** The most erasure requests waiting at once; past it a request gets 503 (a batch of people is one request). */
+    static final int MAX_PENDING = 100;
+    /** How long a request waits for its erasure before it answers 202. */
+    static final long WAIT_MILLIS = 10 * 60 * 1000;
+    private static final long POLL_MILLIS = 25;
 
     private final ErasureStore store;
-    private final Eraser eraser;
+    private final ErasureRequests requests;
+    private final OnlineErasure planner;
+    private final LongSupplier syncedPosition;
+    private final Runnable wake;
     private final XapiVersion version;
-    private final AtomicBoolean running = new AtomicBoolean();
 
-    ErasuresHandler(ErasureStore store, Eraser eraser, XapiVersion version) {
+    /**
+     * @param planner        plans dry runs
+     * @param syncedPosition the log's last synced position: an erasure covers every write acknowledged before it
+     * @param wake           tells the erasure runner of this process, if it has one, that a request is waiting
+     */
+    ErasuresHandler(ErasureStore store, ErasureRequests requests, OnlineErasure planner, LongSupplier syncedPosition,
+                    Runnable wake, XapiVersion version) {
         this.store = store;
-        this.eraser = eraser;
+        this.requests = requests;
+        this.planner = planner;
+        this.syncedPosition = syncedPosition;
+        this.wake = wake;
         this.version = version;
     }
 
@@ -121,30 +136,62 @@ final class ErasuresHandler implements HttpHandler {
         if (!dry.isMissingNode() && !dry.isBoolean()) {
             throw new XapiException("$.dryRun", "erasure.invalid", "dryRun is true or false");
         }
-        if (eraser == null) {
-            Responses.error(exchange, 409, "erasure.offline", "path " + PATH, "this process does not both ingest and "
-                    + "project (split mode): stop the Cairn processes on this data and run 'cairn erase'");
+        if (dry.asBoolean(false)) {
+            OnlineErasure.Planned planned = planner.dryRun(request);
+            send(exchange, 200, null, true, planned.counts(), planned.offline(), 0);
             return;
         }
-        if (!running.compareAndSet(false, true)) {
-            exchange.getResponseHeaders().put(Headers.RETRY_AFTER, 10);
-            Responses.error(exchange, 409, "erasure.running", "path " + PATH, "another erasure is running; send this "
-                    + "one again when it has finished (a batch of people goes in one request's agents)");
+        if (requests.pending().size() >= MAX_PENDING) {
+            exchange.getResponseHeaders().put(Headers.RETRY_AFTER, 60);
+            Responses.error(exchange, 503, "erasure.busy", "path " + PATH, MAX_PENDING + " erasures are waiting "
+                    + "already; ask again later (a batch of people goes in one request's agents)");
             return;
         }
-        OnlineErasure.Outcome o;
-        try {
-            o = eraser.erase(request, dry.asBoolean(false));
-        } finally {
-            running.set(false);
-        }
+        String erasureId = ask(request);
+        wake.run();
+        ErasureRequests.Outcome o = await(erasureId);
         switch (o.status()) {
+            case ERASED -> {
+                ErasureStore.Erasure e = store.find(erasureId).orElseThrow(() -> new IllegalStateException(
+                        "erasure " + erasureId + " is said to be done but is not recorded"));
+                send(exchange, 200, erasureId, false, new ErasurePlan.Counts(e.statementsRemoved(),
+                        e.statementsRewritten(), e.documentEntries(), e.logEntries(), e.logBytes()), o.why(), e.millis());
+            }
             case NOTHING -> Responses.error(exchange, 404, "erasure.no_match", "$.agents", "nothing stored names them; "
                     + "nothing was erased");
             case OFFLINE -> Responses.error(exchange, 409, "erasure.offline", "$", "this erasure must run with the "
                     + "processes stopped (" + o.why() + "): stop Cairn and run 'cairn erase' with the same request; "
                     + "nothing was erased");
-            default -> send(exchange, o);
+            case FAILED -> Responses.error(exchange, 500, "erasure.failed", "server", "erasure " + erasureId
+                    + " failed: " + o.why() + "; the server's log says more");
+            case PENDING -> {
+                exchange.getResponseHeaders().put(Headers.LOCATION, PATH);
+                send(exchange, 202, erasureId, false, null, "not finished within " + WAIT_MILLIS / 1000 + " s; it goes"
+                        + " on, and GET " + PATH + " lists it once done", 0);
+            }
+        }
+    }
+
+    /** Adds the request to those waiting, under a new erasure id, which it returns. */
+    private String ask(ErasurePlan.Request request) {
+        while (true) {
+            String erasureId = ErasurePlan.newErasureId();
+            if (!store.recorded(erasureId)
+                    && requests.ask(erasureId, syncedPosition.getAsLong(), PendingErasure.encode(erasureId, request))) {
+                return erasureId;
+            }
+        }
+    }
+
+    /** Waits for the erasure to run, up to {@link #WAIT_MILLIS}; its status then. */
+    private ErasureRequests.Outcome await(String erasureId) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS);
+        while (true) {
+            ErasureRequests.Outcome o = requests.status(erasureId).orElseThrow();
+            if (o.status() != ErasureRequests.Status.PENDING || System.nanoTime() - deadline > 0) {
+                return o;
+            }
+            Thread.sleep(POLL_MILLIS);
         }
     }
 
@@ -215,20 +262,26 @@ final class ErasuresHandler implements HttpHandler {
         });
     }
 
-    private static void send(HttpServerExchange exchange, OnlineErasure.Outcome o) {
-        json(exchange, 200, g -> {
-            g.writeStringField("erasure", o.erasureId());
-            g.writeBooleanField("dryRun", o.status() == OnlineErasure.Status.PLANNED);
-            g.writeNumberField("statementsRemoved", o.counts().statementsRemoved());
-            g.writeNumberField("statementsRewritten", o.counts().statementsRewritten());
-            g.writeNumberField("documentEntries", o.counts().documentEntries());
-            g.writeNumberField("logEntries", o.counts().entries());
-            g.writeNumberField("logBytes", o.counts().bytes());
-            g.writeNumberField("deadLetters", o.deadLetters());
-            g.writeNumberField("millis", o.millis());
-            if (o.cleanUpError() != null) {
-                g.writeStringField("warning", "the database keeps the erased rows' bytes in its write-ahead log "
-                        + "until its next checkpoint: " + o.cleanUpError());
+    /** @param note why it would be refused (a dry run), a warning (erased), or what to do next (202) */
+    private static void send(HttpServerExchange exchange, int status, String erasureId, boolean dryRun,
+                             ErasurePlan.Counts c, String note, long millis) {
+        json(exchange, status, g -> {
+            if (erasureId != null) {
+                g.writeStringField("erasure", erasureId);
+            }
+            g.writeBooleanField("dryRun", dryRun);
+            if (c != null) {
+                g.writeNumberField("statementsRemoved", c.statementsRemoved());
+                g.writeNumberField("statementsRewritten", c.statementsRewritten());
+                g.writeNumberField("documentEntries", c.documentEntries());
+                g.writeNumberField("logEntries", c.entries());
+                g.writeNumberField("logBytes", c.bytes());
+            }
+            if (!dryRun && status == 200) {
+                g.writeNumberField("millis", millis);
+            }
+            if (note != null) {
+                g.writeStringField(dryRun ? "offline" : status == 200 ? "warning" : "status", note);
             }
         });
     }

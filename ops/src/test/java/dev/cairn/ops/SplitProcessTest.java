@@ -1,6 +1,7 @@
 package dev.cairn.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -113,6 +114,41 @@ class SplitProcessTest {
             assertEquals(200, status(query, "/xapi/statements?statementId=" + id), id);
         }
         assertEquals(405, status(ingest, "/xapi/statements"));
+    }
+
+    /**
+     * An erasure asked of the query process runs in the projector's process, which rewrites the log's entries while
+     * the ingest process appends after them: the person is gone from the answers and the files once it is answered,
+     * writes go on, and a replay of the log gives the tables the erasure left.
+     */
+    @Test
+    void aPersonIsErasedThroughOneProcessWhileTheOthersServe() throws Exception {
+        List<String> hers = new ArrayList<>();
+        List<String> others = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            hers.add(post("visible", 7)); // s7@example.com
+            others.add(post("visible", 100 + i));
+        }
+        HttpResponse<String> r = http.send(request(query, "/admin/erasures").header("Content-Type", "application/json")
+                .timeout(Duration.ofSeconds(60)).POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"agents\":[{\"mbox\":\"mailto:s7@example.com\"}]}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r.body());
+        assertEquals(20, TestLrs.json(r).get("statementsRemoved").asInt(), r.body());
+        for (String id : hers) {
+            assertEquals(404, status(query, "/xapi/statements?statementId=" + id), id);
+        }
+        others.add(post("visible", 200));
+        for (String id : others) {
+            assertEquals(200, status(query, "/xapi/statements?statementId=" + id), id);
+        }
+        assertFalse(ErasureScene.anyFileHolds(data.resolve("log"), "s7@example.com"));
+        for (ChildProcess c : children) {
+            c.close();
+        }
+        children.clear();
+        assertFalse(ErasureScene.anyFileHolds(data, "s7@example.com"));
+        RestartAndReplayTest.assertReplayRebuildsTheSameTables(data, database.url());
     }
 
     @Test

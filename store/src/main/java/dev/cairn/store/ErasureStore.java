@@ -164,14 +164,30 @@ public final class ErasureStore {
         }
     }
 
+    /** The erasure recorded under {@code erasureId}, if it has changed the tables. */
+    public java.util.Optional<Erasure> find(String erasureId) {
+        try (Connection c = db.reader(); PreparedStatement ps = c.prepareStatement(db.sql("erasure_by_id"))) {
+            ps.setString(1, erasureId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? java.util.Optional.of(erasure(rs)) : java.util.Optional.empty();
+            }
+        } catch (SQLException ex) {
+            throw new StoreException("cannot read erasure " + erasureId + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    private static Erasure erasure(ResultSet rs) throws SQLException {
+        return new Erasure(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getLong(4), rs.getLong(5), rs.getLong(6),
+                rs.getLong(7), rs.getLong(8), rs.getLong(9));
+    }
+
     /** Every erasure recorded, oldest first. */
     public List<Erasure> list() {
         try (Connection c = db.reader(); PreparedStatement ps = c.prepareStatement(db.sql("list_erasures"));
              ResultSet rs = ps.executeQuery()) {
             List<Erasure> out = new ArrayList<>();
             while (rs.next()) {
-                out.add(new Erasure(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getLong(4), rs.getLong(5),
-                        rs.getLong(6), rs.getLong(7), rs.getLong(8), rs.getLong(9)));
+                out.add(erasure(rs));
             }
             return out;
         } catch (SQLException ex) {

@@ -317,3 +317,22 @@ UPDATE erasure SET millis = ? WHERE erasure_id = ?
 -- name: list_erasures
 SELECT id, at_ms, subject, statements_removed, statements_rewritten, document_entries, log_entries, log_bytes, millis
 FROM erasure ORDER BY id
+
+-- name: insert_erasure_request
+INSERT INTO erasure_request (erasure_id, after_position, asked_ms, request, status) VALUES (?, ?, ?, ?, 'pending')
+
+-- name: pending_erasure_requests
+SELECT erasure_id, after_position, request FROM erasure_request WHERE status = 'pending' ORDER BY asked_ms, erasure_id
+
+-- name: finish_erasure_request
+UPDATE erasure_request SET status = ?, why = ?, request = NULL WHERE erasure_id = ?
+
+-- name: erasure_request_status
+SELECT status, why FROM erasure_request WHERE erasure_id = ?
+
+-- name: erasure_by_id
+SELECT id, at_ms, subject, statements_removed, statements_rewritten, document_entries, log_entries, log_bytes, millis
+FROM erasure WHERE erasure_id = ?
+
+-- name: forget_erasure_request
+UPDATE erasure_request SET request = NULL WHERE erasure_id = ?

@@ -225,3 +225,17 @@ CREATE TABLE statement_match_recent (
 -- The erasure's own id (the one its placeholder agent names), recorded in the transaction that changes the tables, so
 -- that a 'cairn erase' run again after a kill knows the tables are done and finishes only the log's rewrite.
 ALTER TABLE erasure ADD COLUMN erasure_id TEXT
+
+-- name: 15
+-- Erasures asked of a running Cairn (POST /admin/erasures), for the projector to run between two of its transactions
+-- once its watermark has passed after_position (everything acknowledged before the request). The request, which names
+-- the people, is set to NULL once the erasure has run; status says what became of it: pending, erased, nothing (no
+-- match), offline (only 'cairn erase' can run it; why says why) or failed. A work queue, not derived from the log.
+CREATE TABLE erasure_request (
+    erasure_id     TEXT    PRIMARY KEY,
+    after_position INTEGER NOT NULL,
+    asked_ms       INTEGER NOT NULL,
+    request        BLOB,
+    status         TEXT    NOT NULL,
+    why            TEXT
+)
