@@ -88,6 +88,11 @@ public final class OnlineErasure {
         if (why.isPresent()) {
             return new Outcome(Status.OFFLINE, erasureId, c, why.get(), 0, millis(started), null);
         }
+        if (PendingErasure.exists(logDir)) { // its mark must stay until 'cairn erase' has finished it
+            return new Outcome(Status.OFFLINE, erasureId, c, "an earlier erasure did not finish ("
+                    + logDir.resolve(PendingErasure.FILE) + "); 'cairn erase' finishes it first", 0, millis(started),
+                    null);
+        }
         PendingErasure.mark(logDir, erasureId, request, upTo);
         ErasureStore.Erasure record = new ErasureStore.Erasure(0, System.currentTimeMillis(),
                 Erasures.subject(request), c.statementsRemoved(), c.statementsRewritten(), c.documentEntries(),
@@ -112,7 +117,6 @@ public final class OnlineErasure {
                     + "definitions, so the tables must be rebuilt from the log", 0, millis(started), null);
         }
         Erasures.rewrite(log, plan, result.rewrites());
-        PendingErasure.clear(logDir);
         int letters = 0;
         String cleanUpError = null;
         try {
@@ -124,6 +128,7 @@ public final class OnlineErasure {
         }
         long millis = millis(started);
         store.took(erasureId, millis);
+        PendingErasure.clear(logDir); // last: a process killed before has 'cairn erase' finish the clean-up too
         LOG.info("erasure {} done beside the running ingest: {}; {} statements removed, {} rewritten, {} document "
                         + "entries, {} log entries up to position {}, {} dead letters, in {} ms", erasureId,
                 record.subject(), c.statementsRemoved(), c.statementsRewritten(), c.documentEntries(), c.entries(),

@@ -28,7 +28,7 @@ import java.util.UUID;
  * people and give them the same placeholder (the id names it) in what is left.
  */
 public final class PendingErasure {
-    static final String FILE = "erasure.pending";
+    public static final String FILE = "erasure.pending";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /**

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.cairn.http.BodyReceiver;
 import dev.cairn.http.ErrorPolicy;
+import dev.cairn.http.JsonResponses;
 import dev.cairn.http.QueryParameters;
 import dev.cairn.http.Responses;
 import dev.cairn.store.DeadLetter;
@@ -16,7 +17,6 @@ import dev.cairn.xapi.XapiVersion;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -138,7 +138,7 @@ public final class TargetsHandler implements HttpHandler {
     }
 
     private void list(HttpServerExchange exchange) {
-        send(exchange, 200, g -> {
+        JsonResponses.object(exchange, 200, g -> {
             g.writeArrayFieldStart("targets");
             for (ForwardTarget t : store.list()) {
                 write(g, t);
@@ -192,7 +192,7 @@ public final class TargetsHandler implements HttpHandler {
                     + "remove it first to change it");
             return;
         }
-        send(exchange, 201, g -> {
+        JsonResponses.object(exchange, 201, g -> {
             g.writeFieldName("target");
             write(g, t);
         });
@@ -208,7 +208,7 @@ public final class TargetsHandler implements HttpHandler {
             noTarget(exchange, name);
             return;
         }
-        send(exchange, 200, g -> {
+        JsonResponses.object(exchange, 200, g -> {
             g.writeFieldName("target");
             write(g, now);
         });
@@ -235,7 +235,7 @@ public final class TargetsHandler implements HttpHandler {
         List<DeadLetter> letters = store.deadLetters(name, after, limit + 1);
         boolean more = letters.size() > limit;
         List<DeadLetter> page = more ? letters.subList(0, limit) : letters;
-        send(exchange, 200, g -> {
+        JsonResponses.object(exchange, 200, g -> {
             g.writeArrayFieldStart("deadLetters");
             for (DeadLetter d : page) {
                 g.writeStartObject();
@@ -274,7 +274,7 @@ public final class TargetsHandler implements HttpHandler {
         } finally {
             retrying.remove(name);
         }
-        send(exchange, 200, g -> {
+        JsonResponses.object(exchange, 200, g -> {
             g.writeNumberField("delivered", r.delivered());
             g.writeNumberField("refusedAgain", r.refusedAgain());
             g.writeBooleanField("stoppedAtNotTaken", r.stoppedAtNotTaken());
@@ -317,7 +317,7 @@ public final class TargetsHandler implements HttpHandler {
             return;
         }
         DeadLetterRetry.Result r = DeadLetterRetry.retry(store, version, id);
-        send(exchange, 200, g -> {
+        JsonResponses.object(exchange, 200, g -> {
             g.writeBooleanField("delivered", r.delivered());
             g.writeStringField("message", r.message());
         });
@@ -351,21 +351,6 @@ public final class TargetsHandler implements HttpHandler {
         g.writeEndObject();
     }
 
-    private interface Fields {
-        void write(JsonGenerator g) throws IOException;
-    }
-
-    private static void send(HttpServerExchange exchange, int status, Fields fields) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-        try (JsonGenerator g = JSON.createGenerator(out)) {
-            g.writeStartObject();
-            fields.write(g);
-            g.writeEndObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        Responses.json(exchange, status, out.toByteArray());
-    }
 
     /** A flat JSON object of the {@link #FIELDS}: duplicate, unknown and mistyped fields are refused by path. */
     static Map<String, Object> object(byte[] body) {

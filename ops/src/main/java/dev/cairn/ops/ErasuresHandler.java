@@ -1,6 +1,5 @@
 package dev.cairn.ops;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -13,6 +12,7 @@ import dev.cairn.erase.PendingErasure;
 import dev.cairn.store.ErasureRequests;
 import dev.cairn.http.BodyReceiver;
 import dev.cairn.http.ErrorPolicy;
+import dev.cairn.http.JsonResponses;
 import dev.cairn.http.Responses;
 import dev.cairn.store.ErasureStore;
 import dev.cairn.xapi.Ifi;
@@ -22,7 +22,6 @@ import dev.cairn.xapi.XapiVersion;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -32,6 +31,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -63,7 +63,13 @@ final class ErasuresHandler implements HttpHandler {
     /** The most erasure requests waiting at once; past it a request gets 503 (a batch of people is one request). */
     static final int MAX_PENDING = 100;
     /** How long a request waits for its erasure before it answers 202. */
-    static final long WAIT_MILLIS = 10 * 60 * 1000;
+    static final long WAIT_MILLIS = 60 * 1000;
+    /**
+     * Requests that may wait for their erasure at once, each holding a worker thread (the rest get 503, and a batch of
+     * people goes in one request); and dry runs at once, each of which reads the whole log.
+     */
+    static final int MAX_WAITING = 4;
+    static final int MAX_DRY_RUNS = 1;
     private static final long POLL_MILLIS = 25;
 
     private final ErasureStore store;
@@ -72,6 +78,8 @@ final class ErasuresHandler implements HttpHandler {
     private final LongSupplier syncedPosition;
     private final Runnable wake;
     private final XapiVersion version;
+    private final Semaphore waiting = new Semaphore(MAX_WAITING);
+    private final Semaphore dryRuns = new Semaphore(MAX_DRY_RUNS);
 
     /**
      * @param planner        plans dry runs
@@ -136,20 +144,41 @@ final class ErasuresHandler implements HttpHandler {
         if (!dry.isMissingNode() && !dry.isBoolean()) {
             throw new XapiException("$.dryRun", "erasure.invalid", "dryRun is true or false");
         }
+        String offline = !request.statementIds().isEmpty() ? "statements removed by id take the names they gave with "
+                + "them, which only a rebuild of the tables matches"
+                : request.storedBeforeMillis() != null ? "a retention period may remove most of the log: the tables are "
+                + "rebuilt from it" : !store.deletesLeaveNoCopies() ? "a database created by an earlier release may "
+                + "keep stale copies of rows in its free pages: a new one is built" : null;
+        if (offline != null) {
+            offline(exchange, offline);
+            return;
+        }
         if (dry.asBoolean(false)) {
-            OnlineErasure.Planned planned = planner.dryRun(request);
-            send(exchange, 200, null, true, planned.counts(), planned.offline(), 0);
+            if (!dryRuns.tryAcquire()) {
+                busy(exchange, "a dry run is running (each reads the whole log)");
+                return;
+            }
+            try {
+                OnlineErasure.Planned planned = planner.dryRun(request);
+                send(exchange, 200, null, true, planned.counts(), planned.offline(), 0);
+            } finally {
+                dryRuns.release();
+            }
             return;
         }
-        if (requests.pending().size() >= MAX_PENDING) {
-            exchange.getResponseHeaders().put(Headers.RETRY_AFTER, 60);
-            Responses.error(exchange, 503, "erasure.busy", "path " + PATH, MAX_PENDING + " erasures are waiting "
-                    + "already; ask again later (a batch of people goes in one request's agents)");
+        if (requests.pending().size() >= MAX_PENDING || !waiting.tryAcquire()) {
+            busy(exchange, "erasures are waiting already");
             return;
         }
-        String erasureId = ask(request);
-        wake.run();
-        ErasureRequests.Outcome o = await(erasureId);
+        ErasureRequests.Outcome o;
+        String erasureId;
+        try {
+            erasureId = ask(request);
+            wake.run();
+            o = await(erasureId);
+        } finally {
+            waiting.release();
+        }
         switch (o.status()) {
             case ERASED -> {
                 ErasureStore.Erasure e = store.find(erasureId).orElseThrow(() -> new IllegalStateException(
@@ -159,9 +188,7 @@ final class ErasuresHandler implements HttpHandler {
             }
             case NOTHING -> Responses.error(exchange, 404, "erasure.no_match", "$.agents", "nothing stored names them; "
                     + "nothing was erased");
-            case OFFLINE -> Responses.error(exchange, 409, "erasure.offline", "$", "this erasure must run with the "
-                    + "processes stopped (" + o.why() + "): stop Cairn and run 'cairn erase' with the same request; "
-                    + "nothing was erased");
+            case OFFLINE -> offline(exchange, o.why());
             case FAILED -> Responses.error(exchange, 500, "erasure.failed", "server", "erasure " + erasureId
                     + " failed: " + o.why() + "; the server's log says more");
             case PENDING -> {
@@ -170,6 +197,17 @@ final class ErasuresHandler implements HttpHandler {
                         + " on, and GET " + PATH + " lists it once done", 0);
             }
         }
+    }
+
+    private static void offline(HttpServerExchange exchange, String why) {
+        Responses.error(exchange, 409, "erasure.offline", "$", "this erasure must run with the processes stopped ("
+                + why + "): stop Cairn and run 'cairn erase' with the same request; nothing was erased");
+    }
+
+    private static void busy(HttpServerExchange exchange, String why) {
+        exchange.getResponseHeaders().put(Headers.RETRY_AFTER, 60);
+        Responses.error(exchange, 503, "erasure.busy", "path " + PATH, why + "; ask again later (a batch of people "
+                + "goes in one request's agents)");
     }
 
     /** Adds the request to those waiting, under a new erasure id, which it returns. */
@@ -243,7 +281,7 @@ final class ErasuresHandler implements HttpHandler {
 
     private void list(HttpServerExchange exchange) {
         List<ErasureStore.Erasure> all = store.list();
-        json(exchange, 200, g -> {
+        JsonResponses.object(exchange, 200, g -> {
             g.writeArrayFieldStart("erasures");
             for (ErasureStore.Erasure e : all) {
                 g.writeStartObject();
@@ -265,7 +303,7 @@ final class ErasuresHandler implements HttpHandler {
     /** @param note why it would be refused (a dry run), a warning (erased), or what to do next (202) */
     private static void send(HttpServerExchange exchange, int status, String erasureId, boolean dryRun,
                              ErasurePlan.Counts c, String note, long millis) {
-        json(exchange, status, g -> {
+        JsonResponses.object(exchange, status, g -> {
             if (erasureId != null) {
                 g.writeStringField("erasure", erasureId);
             }
@@ -286,19 +324,4 @@ final class ErasuresHandler implements HttpHandler {
         });
     }
 
-    private interface Fields {
-        void write(JsonGenerator g) throws IOException;
-    }
-
-    private static void json(HttpServerExchange exchange, int status, Fields fields) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-        try (JsonGenerator g = JSON.createGenerator(out)) {
-            g.writeStartObject();
-            fields.write(g);
-            g.writeEndObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        Responses.json(exchange, status, out.toByteArray());
-    }
 }

@@ -180,6 +180,11 @@ class AdminErasureApiTest extends LrsOnEachDatabase {
         refused(call("POST", "{\"storedBefore\":\"" + Instant.now() + "\"}", ADMIN), 409, "erasure.offline", "$");
         refused(call("POST", "{\"statementIds\":[\"" + scene.ids.get("carol's") + "\"]}", ADMIN), 409,
                 "erasure.offline", "$");
+        PendingErasure.mark(data.resolve("log"), "0000abcd", new dev.cairn.erase.ErasurePlan.Request(List.of(),
+                java.util.Set.of(), null), Long.MAX_VALUE); // as an erasure that failed mid-way leaves it
+        refused(call("POST", ERASE_ADA, ADMIN), 409, "erasure.offline", "$");
+        assertTrue(PendingErasure.exists(data.resolve("log")), "the unfinished erasure's mark stays for cairn erase");
+        PendingErasure.clear(data.resolve("log"));
         HttpResponse<String> plain = lrs.http.send(HttpRequest.newBuilder(URI.create(lrs.base() + "/admin/erasures"))
                 .header("Authorization", ADMIN).header("Content-Type", "text/plain")
                 .POST(HttpRequest.BodyPublishers.ofString(ERASE_ADA)).build(), HttpResponse.BodyHandlers.ofString());

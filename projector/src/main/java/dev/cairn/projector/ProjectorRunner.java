@@ -110,8 +110,11 @@ public final class ProjectorRunner implements AutoCloseable {
         void run(Projector projector) {
             try {
                 done.complete(projector.exclusive(task));
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) { // whatever it was, the one who waits for it must hear of it
                 done.completeExceptionally(e);
+                if (e instanceof Error) {
+                    throw e;
+                }
             }
         }
     }

@@ -13,9 +13,12 @@ import net.openhft.chronicle.wire.DocumentContext;
 
 /** Reads events from a Chronicle Queue in log order, starting after a given index. */
 public final class ChronicleTailer implements LogTailer {
-    /** How often an entry that fails its check is read again, a pause apart, before it is reported as damaged. */
-    private static final int REREADS = 5;
-    private static final long REREAD_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /**
+     * How often an entry that fails its check is read again before it is reported as damaged, the pause doubling from
+     * 1 ms (about a quarter of a second in all: a rewrite of a large entry writes many ranges).
+     */
+    private static final int REREADS = 8;
+    private static final long FIRST_REREAD_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private final ExcerptTailer tailer;
     /** The last index it may return. */
     private final LongSupplier limit;
@@ -82,7 +85,7 @@ public final class ChronicleTailer implements LogTailer {
                     if (rereads++ < REREADS) {
                         // An erasure may be rewriting this entry in place beside us (EventLog.rewrite): its new bytes
                         // and checksum land within a few writes, so read it again before calling it damaged.
-                        LockSupport.parkNanos(REREAD_PAUSE_NANOS);
+                        LockSupport.parkNanos(FIRST_REREAD_PAUSE_NANOS << (rereads - 1));
                         continue;
                     }
                     throw e;

@@ -44,6 +44,12 @@ public final class LogCompaction {
 
     /** Compacts every closed cycle of the log in {@code dir} that holds padding; the caller holds the writer lock. */
     public static Result compactClosedCycles(Path dir) {
+        try (RewriteLock held = RewriteLock.acquire(dir)) { // an erasure's rewrite may run in the projecting process
+            return compactHeld(dir);
+        }
+    }
+
+    private static Result compactHeld(Path dir) {
         if (Files.exists(dir.resolve(LogRewrite.PLAN))) {
             throw new IllegalStateException("a log rewrite is pending in " + dir + "; open the log to finish it first");
         }

@@ -67,8 +67,10 @@ final class LogRewrite {
         if (writes.isEmpty()) {
             return;
         }
-        writePlan(dir, writes);
-        apply(dir, writes);
+        try (RewriteLock held = RewriteLock.acquire(dir)) {
+            writePlan(dir, writes);
+            apply(dir, writes);
+        }
     }
 
     /**
@@ -107,6 +109,15 @@ final class LogRewrite {
 
     /** Finishes a rewrite that a killed process left: writes its plan again, then deletes it. */
     static void resume(Path dir) {
+        if (!Files.exists(dir.resolve(PLAN))) {
+            return; // the usual case, without taking the lock (nor making its file in a directory not yet a log)
+        }
+        try (RewriteLock held = RewriteLock.acquire(dir)) {
+            resumeHeld(dir);
+        }
+    }
+
+    private static void resumeHeld(Path dir) {
         Path plan = dir.resolve(PLAN);
         List<Write> writes;
         try {

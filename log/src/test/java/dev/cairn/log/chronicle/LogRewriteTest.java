@@ -226,4 +226,23 @@ class LogRewriteTest {
         assertFalse(((StatementsStored) after.get(1).event()).statements().get(0).isErased());
         assertTrue(anyFileHolds(SECRET));
     }
+
+    /**
+     * A compaction waits while a rewrite holds the log (an erasure in the projecting process, beside a compaction run
+     * in another): a compaction moves the byte positions a rewrite writes at.
+     */
+    @Test
+    void aCompactionWaitsForARewriteInProgress() throws Exception {
+        Path logDir = dir.resolve("log");
+        ChronicleLog.open(logDir).close();
+        java.util.concurrent.CompletableFuture<LogCompaction.Result> compaction;
+        try (RewriteLock held = RewriteLock.acquire(logDir)) {
+            compaction = java.util.concurrent.CompletableFuture.supplyAsync(
+                    () -> LogCompaction.compactClosedCycles(logDir));
+            Thread.sleep(300);
+            org.junit.jupiter.api.Assertions.assertFalse(compaction.isDone(), "it waits for the rewrite");
+        }
+        org.junit.jupiter.api.Assertions.assertEquals(0, compaction.get(30, java.util.concurrent.TimeUnit.SECONDS)
+                .cycles());
+    }
 }
