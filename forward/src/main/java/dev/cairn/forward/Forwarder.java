@@ -52,6 +52,7 @@ final class Forwarder {
     private final ForwardStore store;
     private final Delivery delivery;
     private final ForwardMetrics metrics;
+    private final ErasureWatch erasures;
     /** Whether the log says that this target passes statements over for their version (once per forwarder). */
     private boolean warnedOfSkips;
     private final Thread thread;
@@ -67,12 +68,14 @@ final class Forwarder {
     /** The stored time of the oldest statement read and not yet delivered, 0 when none. */
     private volatile long pendingSinceMillis;
 
-    Forwarder(EventLog log, ForwardStore store, Delivery delivery, Target target, ForwardMetrics metrics) {
+    Forwarder(EventLog log, ForwardStore store, Delivery delivery, Target target, ForwardMetrics metrics,
+              ErasureWatch erasures) {
         this.log = log;
         this.store = store;
         this.delivery = delivery;
         this.target = target;
         this.metrics = metrics;
+        this.erasures = erasures;
         this.thread = new Thread(this::run, "cairn-forward-" + target.name());
         this.thread.setDaemon(true);
     }
@@ -174,20 +177,26 @@ final class Forwarder {
                     continue;
                 }
                 Batch batch = gather(tailer);
-                if (batch == null) {
-                    return; // stopped or paused part-way: the tailer is past the cursor, so start over from it
+                if (batch == null || !deliver(batch)) {
+                    return; // stopped or paused part-way, or an erasure came: start over from the cursor
                 }
-                deliver(batch);
             }
         }
     }
 
-    /** Statements the filter takes, from whole log entries, in log order, and the last entry read. */
-    private record Batch(List<Delivery.Forwarded> statements, long last) {
+    /**
+     * Statements the filter takes, from whole log entries, in log order, the last entry read, and how many erasures had
+     * been done before the first was read.
+     */
+    private record Batch(List<Delivery.Forwarded> statements, long last, long erasuresBefore) {
     }
 
     /** Reads entries until a batch is full or has waited its delay; null when stopped or paused meanwhile. */
     private Batch gather(LogTailer tailer) {
+        long erasuresBefore = erasuresDone();
+        if (erasuresBefore < 0) {
+            return null;
+        }
         Target t = target;
         boolean everything = t.filter().filters().isEmpty();
         List<Delivery.Forwarded> statements = new ArrayList<>();
@@ -259,7 +268,22 @@ final class Forwarder {
                 }
             }
         }
-        return new Batch(statements, last);
+        return new Batch(statements, last, erasuresBefore);
+    }
+
+    /**
+     * How many erasures are done, once none is under way (read before it looks, so that one that commits after is
+     * counted by the next look); -1 when stopped meanwhile.
+     */
+    private long erasuresDone() {
+        while (running) {
+            long done = erasures.erasures();
+            if (!erasures.erasing()) {
+                return done;
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+        }
+        return -1;
     }
 
     /** The contents of {@code statement}'s attachments among those its log entry carries (sent with it). */
@@ -277,8 +301,11 @@ final class Forwarder {
         return out;
     }
 
-    /** Delivers a batch (in pieces of the batch size when an entry held more) and moves the cursor past it. */
-    private void deliver(Batch batch) {
+    /**
+     * Delivers a batch (in pieces of the batch size when an entry held more) and moves the cursor past it; false when
+     * stopped, or when an erasure came after it was read (its entries are read again, as the erasure left them).
+     */
+    private boolean deliver(Batch batch) {
         Target t = target;
         List<Delivery.Forwarded> all = batch.statements();
         for (int from = 0; from < all.size(); ) {
@@ -295,22 +322,29 @@ final class Forwarder {
                 counted = with;
                 to++;
             }
-            if (!deliverPiece(t, all.subList(from, to), batch.last())) {
-                return; // stopped: the next forwarder sends the batch again
+            if (!deliverPiece(t, all.subList(from, to), batch)) {
+                return false; // the next forwarder, or the next read, sends the batch again
             }
             from = to;
         }
         advance(batch.last());
         pendingSinceMillis = 0;
+        return true;
     }
 
-    private boolean deliverPiece(Target t, List<Delivery.Forwarded> piece, long last) {
+    private boolean deliverPiece(Target t, List<Delivery.Forwarded> piece, Batch batch) {
+        long last = batch.last();
         Delivery.Payload body = Delivery.body(t, piece);
         for (int attempt = 1; ; attempt++) {
             while (running && target.stored().paused()) {
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
             }
-            if (!running) {
+            long done = erasuresDone();
+            if (done < 0) {
+                return false;
+            }
+            if (done != batch.erasuresBefore()) {
+                LOG.info("forwarding to {}: an erasure came after a batch was read; reading it again", t.name());
                 return false;
             }
             Delivery.Outcome o;

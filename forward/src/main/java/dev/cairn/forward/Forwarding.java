@@ -37,6 +37,7 @@ public final class Forwarding implements AutoCloseable {
     private final ForwardMetrics metrics;
     private final ScheduledExecutorService watcher;
     /** Read by health on an I/O thread without the reconciling lock, which waits for the database. */
+    private final ErasureWatch erasures;
     private final Map<String, Forwarder> running = new java.util.concurrent.ConcurrentHashMap<>();
     /** Targets found invalid, with what was wrong, so it is logged once. */
     private final Map<String, String> invalid = new HashMap<>();
@@ -44,10 +45,14 @@ public final class Forwarding implements AutoCloseable {
     /** Whether this process stood by at the last recheck (logged when it changes). */
     private boolean standingBy;
 
-    /** @param lock the database's forwarding lock, which this closes when it closes */
+    /**
+     * @param lock     the database's forwarding lock, which this closes when it closes
+     * @param erasures the erasures beside it, after which a batch read before is read again
+     */
     public Forwarding(EventLog log, ForwardStore store, ForwardingLock lock, XapiVersion version,
-                      MeterRegistry registry) {
+                      MeterRegistry registry, ErasureWatch erasures) {
         this.log = log;
+        this.erasures = erasures;
         this.store = store;
         this.lock = lock;
         this.version = version;
@@ -113,7 +118,7 @@ public final class Forwarding implements AutoCloseable {
                 f = null;
             }
             if (f == null) {
-                f = new Forwarder(log, store, delivery, t, metrics);
+                f = new Forwarder(log, store, delivery, t, metrics, erasures);
                 running.put(stored.name(), f);
                 metrics.register(f);
                 f.start();

@@ -9,6 +9,7 @@ import dev.cairn.log.StoredStatement;
 import dev.cairn.log.chronicle.ChronicleLog;
 import dev.cairn.store.Database;
 import dev.cairn.store.DeadLetter;
+import dev.cairn.store.ErasureStore;
 import dev.cairn.store.ForwardStore;
 import dev.cairn.store.ForwardTarget;
 import dev.cairn.store.ForwardingLock;
@@ -100,11 +101,54 @@ class ForwardingTest {
         return lag != null && lag.entries() == 0;
     }
 
+    /** The erasures of {@code db}, and the pending-erasure mark an erasure sets in the log's directory meanwhile. */
+    private ErasureWatch erasures(Database db) {
+        ErasureStore store = new ErasureStore(db);
+        return new ErasureWatch() {
+            @Override
+            public long erasures() {
+                return store.count();
+            }
+
+            @Override
+            public boolean erasing() {
+                return java.nio.file.Files.exists(tmp.resolve("log").resolve("erasure.pending"));
+            }
+        };
+    }
+
     private Forwarding forwarding(ChronicleLog log, Database db) {
         Forwarding f = new Forwarding(log, new ForwardStore(db), ForwardingLock.of(db), XapiVersion.V2_0_0,
-                new SimpleMeterRegistry());
+                new SimpleMeterRegistry(), erasures(db));
         f.start();
         return f;
+    }
+
+    /**
+     * A batch read before an erasure and not yet delivered (its target was down) is not delivered after it: the
+     * forwarder reads its entries again, as the erasure rewrote them, and the erased statement never arrives.
+     */
+    @ParameterizedTest
+    @MethodSource("dev.cairn.store.TestDatabase#dialects")
+    void aBatchReadBeforeAnErasureIsReadAgainAfterIt(String dialect) throws Exception {
+        try (TestDatabase tdb = TestDatabase.create(dialect, tmp); Database db = Database.open(tdb.url());
+             ChronicleLog log = ChronicleLog.open(tmp.resolve("log")); LogAppender appender = log.appender();
+             WebhookReceiver receiver = new WebhookReceiver(503, 503, 503)) {
+            new ForwardStore(db).insert(webhook(receiver.url(), "", 10, -1L));
+            StoredStatement erased = statement(COMPLETED);
+            StoredStatement kept = statement(COMPLETED);
+            long position = appender.append(new StatementsStored(List.of(erased, kept)));
+            appender.sync();
+            try (Forwarding f = forwarding(log, db)) {
+                await(() -> !receiver.received().isEmpty(), "a first attempt, refused with 503");
+                log.rewrite(java.util.Map.of(position, new StatementsStored(List.of(StoredStatement.erased(erased.id(),
+                        erased.storedMillis(), null), kept))));
+                new ErasureStore(db).record(new ErasureStore.Erasure(0, System.currentTimeMillis(), "a test", 1, 0, 0,
+                        1, 0, 0), "0000abcd");
+                await(() -> !receiver.delivered().isEmpty(), "delivered once the target is back");
+                assertEquals(List.of(kept.id().toString()), receiver.delivered());
+            }
+        }
     }
 
     @ParameterizedTest
@@ -345,7 +389,8 @@ class ForwardingTest {
                     false, -1L));
             store.insert(webhook(hook.url(), "", 10, -1L));
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
-            try (Forwarding f = new Forwarding(log, store, ForwardingLock.of(db), XapiVersion.V1_0_3, registry)) {
+            try (Forwarding f = new Forwarding(log, store, ForwardingLock.of(db), XapiVersion.V1_0_3, registry,
+                    erasures(db))) {
                 f.start();
                 await(() -> receiver.delivered().size() >= 2, "the two 1.0 statements");
                 await(() -> hook.delivered().size() >= 3, "every statement to the webhook");

@@ -32,6 +32,7 @@ import dev.cairn.auth.KeyAndSecret;
 import dev.cairn.erase.ErasureRequestRunner;
 import dev.cairn.erase.OnlineErasure;
 import dev.cairn.erase.PendingErasure;
+import dev.cairn.forward.ErasureWatch;
 import dev.cairn.forward.Forwarding;
 import dev.cairn.forward.TargetsHandler;
 import dev.cairn.http.BodyReceiver;
@@ -167,8 +168,21 @@ public final class Cairn implements AutoCloseable {
             if (roles.contains(Role.FORWARD)) {
                 ForwardStore targets = new ForwardStore(db);
                 configuredTargets.forEach(targets::configure);
+                ErasureStore erasureRecords = new ErasureStore(db);
+                Path logDir = s.get(LOG_DIR);
+                ErasureWatch erasures = new ErasureWatch() {
+                    @Override
+                    public long erasures() {
+                        return erasureRecords.count();
+                    }
+
+                    @Override
+                    public boolean erasing() {
+                        return PendingErasure.exists(logDir);
+                    }
+                };
                 Forwarding forwarding = started(new Forwarding(log, targets, ForwardingLock.of(db),
-                        s.get(XAPI_VERSION), metrics));
+                        s.get(XAPI_VERSION), metrics, erasures));
                 forwarding.start();
                 forwardingLag = forwarding::lag;
             }

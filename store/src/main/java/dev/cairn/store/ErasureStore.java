@@ -164,6 +164,17 @@ public final class ErasureStore {
         }
     }
 
+    /** How many erasures are recorded: one more as each commits its change of the tables. */
+    public long count() {
+        try (Connection c = db.reader(); PreparedStatement ps = c.prepareStatement(db.sql("count_erasures"));
+             ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (SQLException ex) {
+            throw new StoreException("cannot count the erasures: " + ex.getMessage(), ex);
+        }
+    }
+
     /** The erasure recorded under {@code erasureId}, if it has changed the tables. */
     public java.util.Optional<Erasure> find(String erasureId) {
         try (Connection c = db.reader(); PreparedStatement ps = c.prepareStatement(db.sql("erasure_by_id"))) {

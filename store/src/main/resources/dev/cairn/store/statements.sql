@@ -336,3 +336,6 @@ FROM erasure WHERE erasure_id = ?
 
 -- name: forget_erasure_request
 UPDATE erasure_request SET request = NULL WHERE erasure_id = ?
+
+-- name: count_erasures
+SELECT count(*) FROM erasure
