@@ -2,6 +2,7 @@ package dev.cairn.erase;
 
 import dev.cairn.log.EventLog;
 import dev.cairn.store.Database;
+import dev.cairn.store.ErasureRequests;
 import dev.cairn.store.ErasureStore;
 import dev.cairn.store.ForwardStore;
 import dev.cairn.xapi.Actor;
@@ -89,13 +90,32 @@ public final class Erasures {
     }
 
     /**
-     * Drops the forwarding dead letters that hold erased data and makes the database give back the space its deleted
+     * Drops the forwarding dead letters that hold erased data, and the requests waiting to erase no one but people this
+     * erasure erased (a running Cairn's, which name them), then makes the database give back the space its deleted
      * rows took ({@link ErasureStore#vacuum}); returns the number of dead letters dropped.
      */
     public static int cleanUp(Database live, ErasurePlan plan) {
         int letters = new ForwardStore(live).dropDeadLettersHolding(needles(plan), plan.request().storedBeforeMillis());
+        ErasureRequests requests = new ErasureRequests(live);
+        for (ErasureRequests.Pending p : requests.pending()) {
+            if (!p.erasureId().equals(plan.erasureId()) && coveredBy(p, plan.request())) {
+                requests.finish(p.erasureId(), ErasureRequests.Status.NOTHING, "erasure " + plan.erasureId()
+                        + " erased them first");
+            }
+        }
         new ErasureStore(live).vacuum(TOUCHED_TABLES);
         return letters;
+    }
+
+    /** Whether waiting request {@code p} erases only people {@code done} erased (nothing is left for it to do). */
+    private static boolean coveredBy(ErasureRequests.Pending p, ErasurePlan.Request done) {
+        try {
+            ErasurePlan.Request asked = PendingErasure.decode(p.request()).request();
+            return asked.statementIds().isEmpty() && asked.storedBeforeMillis() == null && !asked.people().isEmpty()
+                    && done.people().containsAll(asked.people());
+        } catch (java.io.IOException | RuntimeException e) {
+            return false; // the runner reports it as failed
+        }
     }
 
     /**

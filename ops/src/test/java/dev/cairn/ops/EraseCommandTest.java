@@ -19,6 +19,7 @@ import dev.cairn.log.StoredStatement;
 import dev.cairn.log.chronicle.ChronicleLog;
 import dev.cairn.log.chronicle.LogCompaction;
 import dev.cairn.store.Database;
+import dev.cairn.store.ErasureRequests;
 import dev.cairn.store.ErasureStore;
 import dev.cairn.store.ProjectionChecksum;
 import dev.cairn.store.TestDatabase;
@@ -188,6 +189,33 @@ class EraseCommandTest {
             assertEquals(1, audit.get(0).documentEntries());
         }
         RestartAndReplayTest.assertReplayRebuildsTheSameTables(data, database.url());
+    }
+
+    /**
+     * A request a killed Cairn left waiting (POST /admin/erasures), which names the person, is settled by a 'cairn
+     * erase' of them: nothing is left for it to do, and it must not keep their address in the database's files.
+     */
+    @Test
+    void aWaitingRequestForTheSamePersonIsSettledAndForgotten() throws Exception {
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            scene(lrs);
+        }
+        ErasurePlan.Request ada = new ErasurePlan.Request(List.of(new Ifi(Ifi.Kind.MBOX, "mailto:" + ADA, null)),
+                Set.of(), null);
+        ErasurePlan.Request adaAndBob = new ErasurePlan.Request(List.of(new Ifi(Ifi.Kind.MBOX, "mailto:" + ADA, null),
+                new Ifi(Ifi.Kind.MBOX, "mailto:bob@example.com", null)), Set.of(), null);
+        try (Database db = Database.open(database.url())) {
+            ErasureRequests requests = new ErasureRequests(db);
+            assertTrue(requests.ask("0000aaaa", 0, PendingErasure.encode("0000aaaa", ada)));
+            assertTrue(requests.ask("0000bbbb", 0, PendingErasure.encode("0000bbbb", adaAndBob)));
+        }
+        assertEquals(0, erase("--agent", ADA_AGENT));
+        try (Database db = Database.open(database.url())) {
+            ErasureRequests requests = new ErasureRequests(db);
+            assertEquals(ErasureRequests.Status.NOTHING, requests.status("0000aaaa").orElseThrow().status());
+            assertEquals(List.of("0000bbbb"), requests.pending().stream().map(ErasureRequests.Pending::erasureId)
+                    .toList(), "a request for Bob too still has Bob to erase");
+        }
     }
 
     @Test
