@@ -87,8 +87,14 @@ public record ErasurePlan(Request request, String erasureId, List<Entry> entries
         long documents = 0;
         long bytes = 0;
         LogTailer.Filter filter = filter(request, people);
+        boolean onlyRetention = request.people().isEmpty() && request.statementIds().isEmpty()
+                && request.storedBeforeMillis() != null;
         try (LogTailer tailer = log.tailer(EventLog.START)) {
             for (LogEntry e; (e = tailer.next(filter)) != null && e.position() <= upTo; ) {
+                if (onlyRetention && e.event() instanceof StatementsStored stored && !stored.statements().isEmpty()
+                        && stored.statements().get(0).storedMillis() >= request.storedBeforeMillis()) {
+                    break; // stored times never decrease along the log: nothing after this is old enough
+                }
                 Event replacement = replacement(e, request, people);
                 if (replacement == null) {
                     continue;

@@ -247,6 +247,44 @@ class EraseCommandTest {
         assertFalse(anyFileHolds("old@example.com"));
         assertFalse(anyFileHolds("x@example.com"));
         assertTrue(anyFileHolds("y@example.com"));
+        RestartAndReplayTest.assertReplayRebuildsTheSameTables(data, database.url());
+    }
+
+    /**
+     * A retention period alone removes the statements stored before its time and reads the log only up to there
+     * (stored times never decrease along it): what was stored after is kept whole.
+     */
+    @Test
+    void aRetentionPeriodRemovesWhatWasStoredBeforeItAndKeepsTheRest() throws Exception {
+        List<String> before = new ArrayList<>();
+        List<String> after = new ArrayList<>();
+        long cut;
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            for (int i = 0; i < 3; i++) {
+                before.add(TestLrs.json(lrs.post(Statements.statement("old" + i + "@example.com", Statements.COMPLETED,
+                        ACTIVITY))).get(0).asText());
+            }
+            Thread.sleep(20);
+            cut = System.currentTimeMillis();
+            Thread.sleep(20);
+            for (int i = 0; i < 3; i++) {
+                after.add(TestLrs.json(lrs.post(Statements.statement("new" + i + "@example.com", Statements.COMPLETED,
+                        ACTIVITY))).get(0).asText());
+            }
+        }
+        assertEquals(0, erase("--stored-before", java.time.Instant.ofEpochMilli(cut).toString()));
+        assertTrue(erased.contains("erasing: 3 statements removed, 0 rewritten"), erased);
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            for (String id : before) {
+                assertEquals(404, lrs.get("/xapi/statements?statementId=" + id).statusCode(), id);
+            }
+            for (String id : after) {
+                assertEquals(200, lrs.get("/xapi/statements?statementId=" + id).statusCode(), id);
+            }
+        }
+        assertFalse(anyFileHolds("old1@example.com"));
+        assertTrue(anyFileHolds("new1@example.com"));
+        RestartAndReplayTest.assertReplayRebuildsTheSameTables(data, database.url());
     }
 
     /**
