@@ -1,5 +1,6 @@
 package dev.cairn.erase;
 
+import dev.cairn.log.EventLog;
 import dev.cairn.projector.ProjectorRunner;
 import dev.cairn.store.ErasureRequests;
 import dev.cairn.store.ErasureStore;
@@ -15,8 +16,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs the erasures asked of a running Cairn ({@link ErasureRequests}), in the process that projects: each on the
- * projector's thread ({@link ProjectorRunner#exclusive}) once the watermark has passed the position the request names,
- * one at a time, oldest first, then says what became of it. It looks for requests every {@value #POLL_MILLIS} ms, and at
+ * projector's thread ({@link ProjectorRunner#exclusive}) once the watermark has passed the log's end as of
+ * {@value #SEQUENCER_SEES_REQUEST_MILLIS} ms after the request (by then every sequencer holds back merges into the
+ * people's documents, which would carry what is erased into a new entry), one at a time, oldest first, then says what
+ * became of it. It looks for requests every {@value #POLL_MILLIS} ms, and at
  * once when the process that took one is this one ({@link #wake()}). A request left pending by a process killed mid-way
  * runs when the next one starts (a killed erasure's pending mark stops that start until 'cairn erase' has finished
  * it; the request then finds it recorded).
@@ -24,11 +27,17 @@ import org.slf4j.LoggerFactory;
 public final class ErasureRequestRunner implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ErasureRequestRunner.class);
     static final long POLL_MILLIS = 200;
+    /**
+     * How long after a request is stored every sequencer has read it (they read the agents being erased again when
+     * what they read is 100 ms old: {@code Sequencer}), with a margin.
+     */
+    static final long SEQUENCER_SEES_REQUEST_MILLIS = 250;
 
     private final ErasureRequests requests;
     private final ErasureStore erasures;
     private final OnlineErasure online;
     private final ProjectorRunner projector;
+    private final EventLog log;
     private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "cairn-erasure-requests");
         t.setDaemon(true);
@@ -36,11 +45,12 @@ public final class ErasureRequestRunner implements AutoCloseable {
     });
 
     public ErasureRequestRunner(ErasureRequests requests, ErasureStore erasures, OnlineErasure online,
-                                ProjectorRunner projector) {
+                                ProjectorRunner projector, EventLog log) {
         this.requests = requests;
         this.erasures = erasures;
         this.online = online;
         this.projector = projector;
+        this.log = log;
     }
 
     public void start() {
@@ -77,8 +87,15 @@ public final class ErasureRequestRunner implements AutoCloseable {
             finish(id, ErasureRequests.Status.FAILED, "the request does not read: " + e.getMessage());
             return;
         }
+        // The sequencers hold back merges into the people's documents once they have read the request, at most
+        // SEQUENCER_SEES_REQUEST after it was stored; the erasure then covers whatever the log held by then.
+        long wait = p.askedMillis() + SEQUENCER_SEES_REQUEST_MILLIS - System.currentTimeMillis();
+        if (wait > 0) {
+            Thread.sleep(Math.min(wait, SEQUENCER_SEES_REQUEST_MILLIS));
+        }
+        long after = Math.max(p.afterPosition(), log.lastSyncedPosition());
         try {
-            OnlineErasure.Outcome o = projector.exclusive(p.afterPosition(),
+            OnlineErasure.Outcome o = projector.exclusive(after,
                     writer -> online.run(writer, id, asked.request())).get();
             switch (o.status()) {
                 case ERASED -> finish(id, ErasureRequests.Status.ERASED, o.cleanUpError());

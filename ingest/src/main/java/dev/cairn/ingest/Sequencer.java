@@ -74,6 +74,13 @@ public final class Sequencer implements EventHandler<RingSlot> {
     private long lastStoredMillis;
     /** Why the last {@link #tryAppend} appended nothing. */
     private WriteOutcome.Refused appendFailure;
+    /**
+     * The agents being erased ({@link StoredState#agentsBeingErased}), read again when a POST merge needs them and
+     * they are older than {@link #ERASING_FOR_NANOS}: an erasure's request is stored before it begins.
+     */
+    private Set<String> erasing = Set.of();
+    private long erasingReadNanos;
+    private static final long ERASING_FOR_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     /** Why {@link #onStart()} failed (every write is then refused with it), or null. */
     private Throwable startFailure;
 
@@ -381,6 +388,11 @@ public final class Sequencer implements EventHandler<RingSlot> {
                 if (current == null) {
                     return writeDocument(c.key(), c.contentType(), c.content(), now);
                 }
+                if (beingErased(c.key().agent())) {
+                    // A merge now would carry the content the erasure takes out into a new entry after it.
+                    return new WriteOutcome.Refused(503, "document.erasing", "agent", "an erasure of this agent's data "
+                            + "is under way; send the POST again in a few seconds");
+                }
                 ObjectNode storedObject = DocumentMerge.isJson(current.contentType()) ? DocumentMerge.object(current.content()) : null;
                 ObjectNode postedObject = DocumentMerge.isJson(c.contentType()) ? DocumentMerge.object(c.content()) : null;
                 if (storedObject == null || postedObject == null) {
@@ -391,6 +403,16 @@ public final class Sequencer implements EventHandler<RingSlot> {
                 return writeDocument(c.key(), DocumentMerge.JSON_TYPE, DocumentMerge.merge(storedObject, postedObject), now);
             }
         }
+    }
+
+    /** Whether an erasure asked of a running Cairn is erasing the agent of IFI key {@code agentKey} now. */
+    private boolean beingErased(String agentKey) {
+        long now = System.nanoTime();
+        if (erasingReadNanos == 0 || now - erasingReadNanos > ERASING_FOR_NANOS) {
+            erasing = known.agentsBeingErased();
+            erasingReadNanos = now;
+        }
+        return erasing.contains(agentKey);
     }
 
     private WriteOutcome writeDocument(DocumentKey key, String contentType, byte[] content, long now) {

@@ -26,8 +26,10 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -58,6 +60,7 @@ class SequencerDecisionTest {
     private static final class InMemoryState implements StoredState {
         final Map<UUID, byte[]> statements = new HashMap<>();
         final Map<DocumentKey, StoredDocument> documents = new HashMap<>();
+        final Set<String> erasing = new HashSet<>();
 
         @Override
         public Snapshot find(Collection<UUID> ids, Collection<DocumentKey> keys) {
@@ -76,6 +79,11 @@ class SequencerDecisionTest {
         @Override
         public void forEachStoredId(Consumer<UUID> each) {
             statements.keySet().forEach(each);
+        }
+
+        @Override
+        public Set<String> agentsBeingErased() {
+            return erasing;
         }
     }
 
@@ -291,6 +299,21 @@ class SequencerDecisionTest {
         assertEquals("{\"a\":1,\"b\":{\"y\":2},\"c\":3}", new String(w.content(), StandardCharsets.UTF_8));
         assertEquals("application/json", w.contentType());
         assertEquals(Sha1.hex(w.content()), w.etag());
+    }
+
+    /**
+     * While an erasure of the document's agent runs, a POST would merge the content it takes out into a new entry
+     * after it: it is held back with 503 (a PUT, which keeps nothing of what was stored, goes through).
+     */
+    @Test
+    void aPostMergeIntoTheDocumentOfAnAgentBeingErasedIs503() {
+        storedDocument("application/json", "{\"a\":1}");
+        store.erasing.add(KEY.agent());
+        refused(decide(document(WriteCommand.Operation.POST, "application/json", "{\"b\":2}", Preconditions.NONE,
+                WriteCommand.PutRule.ANY)).get(0), 503, "document.erasing");
+        assertEquals(List.of(), appended());
+        assertInstanceOf(WriteOutcome.Accepted.class, decide(document(WriteCommand.Operation.PUT, "application/json",
+                "{\"b\":2}", Preconditions.NONE, WriteCommand.PutRule.ANY)).get(0));
     }
 
     @Test

@@ -154,7 +154,7 @@ public final class Cairn implements AutoCloseable {
                 projectorRunning = () -> projector.failure() == null;
                 // Erasures asked through any process run here, on the projector's thread.
                 ErasureRequestRunner erasures = new ErasureRequestRunner(new ErasureRequests(db), new ErasureStore(db),
-                        online, projector);
+                        online, projector, log);
                 erasures.start();
                 started(erasures);
                 wakeErasures = erasures::wake;

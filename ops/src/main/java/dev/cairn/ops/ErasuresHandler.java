@@ -215,7 +215,8 @@ final class ErasuresHandler implements HttpHandler {
         while (true) {
             String erasureId = ErasurePlan.newErasureId();
             if (!store.recorded(erasureId)
-                    && requests.ask(erasureId, syncedPosition.getAsLong(), PendingErasure.encode(erasureId, request))) {
+                    && requests.ask(erasureId, syncedPosition.getAsLong(), PendingErasure.encode(erasureId, request),
+                    request.people().stream().map(Ifi::key).toList())) {
                 return erasureId;
             }
         }

@@ -206,8 +206,10 @@ class EraseCommandTest {
                 new Ifi(Ifi.Kind.MBOX, "mailto:bob@example.com", null)), Set.of(), null);
         try (Database db = Database.open(database.url())) {
             ErasureRequests requests = new ErasureRequests(db);
-            assertTrue(requests.ask("0000aaaa", 0, PendingErasure.encode("0000aaaa", ada)));
-            assertTrue(requests.ask("0000bbbb", 0, PendingErasure.encode("0000bbbb", adaAndBob)));
+            assertTrue(requests.ask("0000aaaa", 0, PendingErasure.encode("0000aaaa", ada),
+                    ada.people().stream().map(Ifi::key).toList()));
+            assertTrue(requests.ask("0000bbbb", 0, PendingErasure.encode("0000bbbb", adaAndBob),
+                    adaAndBob.people().stream().map(Ifi::key).toList()));
         }
         assertEquals(0, erase("--agent", ADA_AGENT));
         try (Database db = Database.open(database.url())) {

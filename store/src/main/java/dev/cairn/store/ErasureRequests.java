@@ -5,8 +5,11 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The erasures asked of a running Cairn and not yet run: the process that serves {@code POST /admin/erasures} adds one,
@@ -17,8 +20,11 @@ public final class ErasureRequests {
     /** What became of a request. */
     public enum Status { PENDING, ERASED, NOTHING, OFFLINE, FAILED }
 
-    /** A request waiting to run: the erasure's id, the log position the projector must have passed, what it erases. */
-    public record Pending(String erasureId, long afterPosition, byte[] request) {
+    /**
+     * A request waiting to run: the erasure's id, the log position the projector must have passed, when it was asked,
+     * what it erases.
+     */
+    public record Pending(String erasureId, long afterPosition, long askedMillis, byte[] request) {
     }
 
     /** A request's status, and for {@link Status#OFFLINE} or {@link Status#FAILED} why. */
@@ -31,13 +37,17 @@ public final class ErasureRequests {
         this.db = db;
     }
 
-    /** Adds a request; false when the id is taken (ids are random: ask again with another). */
-    public boolean ask(String erasureId, long afterPosition, byte[] request) {
+    /**
+     * Adds a request that erases the people of IFI keys {@code agentKeys}; false when the id is taken (ids are random:
+     * ask again with another).
+     */
+    public boolean ask(String erasureId, long afterPosition, byte[] request, Collection<String> agentKeys) {
         try (Connection c = db.reader(); PreparedStatement ps = c.prepareStatement(db.sql("insert_erasure_request"))) {
             ps.setString(1, erasureId);
             ps.setLong(2, afterPosition);
             ps.setLong(3, System.currentTimeMillis());
             ps.setBytes(4, request);
+            ps.setString(5, agentKeys.isEmpty() ? null : joined(agentKeys));
             ps.executeUpdate();
             return true;
         } catch (SQLException ex) {
@@ -48,13 +58,42 @@ public final class ErasureRequests {
         }
     }
 
+    /** IFI keys in one column: each as its length, a colon and itself (a key may hold any character). */
+    private static String joined(Collection<String> keys) {
+        StringBuilder b = new StringBuilder();
+        for (String k : keys) {
+            b.append(k.length()).append(':').append(k);
+        }
+        return b.toString();
+    }
+
+    /** The IFI keys of the people whose erasure is asked and not finished. */
+    public Set<String> agentsBeingErased() {
+        try (Connection c = db.reader(); PreparedStatement ps = c.prepareStatement(db.sql("agents_being_erased"));
+             ResultSet rs = ps.executeQuery()) {
+            Set<String> out = new HashSet<>();
+            while (rs.next()) {
+                String keys = rs.getString(1);
+                for (int at = 0; at < keys.length(); ) { // each key as its length, a colon, and the key
+                    int colon = keys.indexOf(':', at);
+                    int end = colon + 1 + Integer.parseInt(keys.substring(at, colon));
+                    out.add(keys.substring(colon + 1, end));
+                    at = end;
+                }
+            }
+            return out;
+        } catch (SQLException ex) {
+            throw new StoreException("cannot read the erasure requests: " + ex.getMessage(), ex);
+        }
+    }
+
     /** The requests waiting to run, oldest first. */
     public List<Pending> pending() {
         try (Connection c = db.reader(); PreparedStatement ps = c.prepareStatement(db.sql("pending_erasure_requests"));
              ResultSet rs = ps.executeQuery()) {
             List<Pending> out = new ArrayList<>();
             while (rs.next()) {
-                out.add(new Pending(rs.getString(1), rs.getLong(2), rs.getBytes(3)));
+                out.add(new Pending(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getBytes(4)));
             }
             return out;
         } catch (SQLException ex) {

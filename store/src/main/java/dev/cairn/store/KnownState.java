@@ -10,6 +10,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
 
@@ -77,6 +78,11 @@ public final class KnownState implements StoredState {
     @Override
     public Watermark watermark() {
         return db.watermark();
+    }
+
+    @Override
+    public Set<String> agentsBeingErased() {
+        return new ErasureRequests(db).agentsBeingErased();
     }
 
     /** Streams the ids (a result set read in one transaction, so PostgreSQL need not hold them all). */

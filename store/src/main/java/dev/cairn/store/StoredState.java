@@ -3,6 +3,7 @@ package dev.cairn.store;
 import dev.cairn.xapi.DocumentKey;
 import java.util.Collection;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
 
@@ -30,6 +31,9 @@ public interface StoredState {
 
     /** Calls {@code each} with the id of every stored statement, voided and erased ones included. */
     void forEachStoredId(Consumer<UUID> each);
+
+    /** The IFI keys of the people an erasure asked of a running Cairn is erasing now ({@link ErasureRequests}). */
+    Set<String> agentsBeingErased();
 
     /** What the store held at one watermark. */
     record Snapshot(Watermark watermark, Map<UUID, byte[]> stored, Map<DocumentKey, StoredDocument> documents) {

@@ -319,13 +319,15 @@ SELECT id, at_ms, subject, statements_removed, statements_rewritten, document_en
 FROM erasure ORDER BY id
 
 -- name: insert_erasure_request
-INSERT INTO erasure_request (erasure_id, after_position, asked_ms, request, status) VALUES (?, ?, ?, ?, 'pending')
+INSERT INTO erasure_request (erasure_id, after_position, asked_ms, request, agent_keys, status)
+VALUES (?, ?, ?, ?, ?, 'pending')
 
 -- name: pending_erasure_requests
-SELECT erasure_id, after_position, request FROM erasure_request WHERE status = 'pending' ORDER BY asked_ms, erasure_id
+SELECT erasure_id, after_position, asked_ms, request FROM erasure_request WHERE status = 'pending'
+ORDER BY asked_ms, erasure_id
 
 -- name: finish_erasure_request
-UPDATE erasure_request SET status = ?, why = ?, request = NULL WHERE erasure_id = ?
+UPDATE erasure_request SET status = ?, why = ?, request = NULL, agent_keys = NULL WHERE erasure_id = ?
 
 -- name: erasure_request_status
 SELECT status, why FROM erasure_request WHERE erasure_id = ?
@@ -335,7 +337,10 @@ SELECT id, at_ms, subject, statements_removed, statements_rewritten, document_en
 FROM erasure WHERE erasure_id = ?
 
 -- name: forget_erasure_request
-UPDATE erasure_request SET request = NULL WHERE erasure_id = ?
+UPDATE erasure_request SET request = NULL, agent_keys = NULL WHERE erasure_id = ?
 
 -- name: count_erasures
 SELECT count(*) FROM erasure
+
+-- name: agents_being_erased
+SELECT agent_keys FROM erasure_request WHERE status = 'pending' AND agent_keys IS NOT NULL

@@ -221,13 +221,16 @@ ALTER TABLE erasure ADD COLUMN erasure_id TEXT
 -- name: 14
 -- Erasures asked of a running Cairn (POST /admin/erasures), for the projector to run between two of its transactions
 -- once its watermark has passed after_position (everything acknowledged before the request). The request, which names
--- the people, is set to NULL once the erasure has run; status says what became of it: pending, erased, nothing (no
--- match), offline (only 'cairn erase' can run it; why says why) or failed. A work queue, not derived from the log.
+-- the people, and agent_keys (their IFI keys, each as length:key, for the sequencer, which holds back merges into their
+-- documents meanwhile) are set to NULL once the erasure has run; status says what became of it: pending, erased,
+-- nothing (no match), offline (only 'cairn erase' can run it; why says why) or failed. A work queue, not derived from
+-- the log.
 CREATE TABLE erasure_request (
     erasure_id     TEXT   PRIMARY KEY,
     after_position BIGINT NOT NULL,
     asked_ms       BIGINT NOT NULL,
     request        BYTEA,
+    agent_keys     TEXT,
     status         TEXT   NOT NULL,
     why            TEXT
 )
