@@ -17,9 +17,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs the erasures asked of a running Cairn ({@link ErasureRequests}), in the process that projects: each on the
  * projector's thread ({@link ProjectorRunner#exclusive}) once the watermark has passed the log's end as of
- * {@value #SEQUENCER_SEES_REQUEST_MILLIS} ms after the request (by then every sequencer holds back merges into the
- * people's documents, which would carry what is erased into a new entry), one at a time, oldest first, then says what
- * became of it. It looks for requests every {@value #POLL_MILLIS} ms, and at
+ * {@value #SEQUENCER_SEES_REQUEST_MILLIS} ms after it found the request (by then every sequencer holds back merges into
+ * the people's documents, which would carry what is erased into a new entry), one at a time, oldest first, then says
+ * what became of it. It looks for requests every {@value #POLL_MILLIS} ms, and at
  * once when the process that took one is this one ({@link #wake()}). A request left pending by a process killed mid-way
  * runs when the next one starts (a killed erasure's pending mark stops that start until 'cairn erase' has finished
  * it; the request then finds it recorded).
@@ -87,12 +87,11 @@ public final class ErasureRequestRunner implements AutoCloseable {
             finish(id, ErasureRequests.Status.FAILED, "the request does not read: " + e.getMessage());
             return;
         }
-        // The sequencers hold back merges into the people's documents once they have read the request, at most
-        // SEQUENCER_SEES_REQUEST after it was stored; the erasure then covers whatever the log held by then.
-        long wait = p.askedMillis() + SEQUENCER_SEES_REQUEST_MILLIS - System.currentTimeMillis();
-        if (wait > 0) {
-            Thread.sleep(Math.min(wait, SEQUENCER_SEES_REQUEST_MILLIS));
-        }
+        // The sequencers hold back merges into the people's documents once they have read the request, which they do
+        // when what they read is 100 ms old: waited for from here, where the request is surely stored (its own asked
+        // time is taken before its insert commits, on another process's clock), the erasure then covers whatever
+        // the log held by then.
+        Thread.sleep(SEQUENCER_SEES_REQUEST_MILLIS);
         long after = Math.max(p.afterPosition(), log.lastSyncedPosition());
         try {
             OnlineErasure.Outcome o = projector.exclusive(after,

@@ -91,14 +91,16 @@ public final class Erasures {
 
     /**
      * Drops the forwarding dead letters that hold erased data, and the requests waiting to erase no one but people this
-     * erasure erased (a running Cairn's, which name them), then makes the database give back the space its deleted
-     * rows took ({@link ErasureStore#vacuum}); returns the number of dead letters dropped.
+     * erasure erased in the log up to position {@code upTo}, asked before it (a running Cairn's, which name them),
+     * then makes the database give back the space its deleted rows took ({@link ErasureStore#vacuum}); returns the
+     * number of dead letters dropped.
      */
-    public static int cleanUp(Database live, ErasurePlan plan) {
+    public static int cleanUp(Database live, ErasurePlan plan, long upTo) {
         int letters = new ForwardStore(live).dropDeadLettersHolding(needles(plan), plan.request().storedBeforeMillis());
         ErasureRequests requests = new ErasureRequests(live);
         for (ErasureRequests.Pending p : requests.pending()) {
-            if (!p.erasureId().equals(plan.erasureId()) && coveredBy(p, plan.request())) {
+            // Covered only if everything it was asked to erase was in the log this erasure read (up to upTo).
+            if (!p.erasureId().equals(plan.erasureId()) && p.afterPosition() <= upTo && coveredBy(p, plan.request())) {
                 requests.finish(p.erasureId(), ErasureRequests.Status.NOTHING, "erasure " + plan.erasureId()
                         + " erased them first");
             }

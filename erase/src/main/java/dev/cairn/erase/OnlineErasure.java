@@ -120,7 +120,7 @@ public final class OnlineErasure {
         int letters = 0;
         String cleanUpError = null;
         try {
-            letters = Erasures.cleanUp(db, plan);
+            letters = Erasures.cleanUp(db, plan, upTo);
         } catch (StoreException e) {
             cleanUpError = e.getMessage();
             LOG.warn("erasure {}: the database did not give back the erased rows' space at once: {}", erasureId,

@@ -278,7 +278,8 @@ final class Forwarder {
     private long erasuresDone() {
         while (running) {
             long done = erasures.erasures();
-            if (!erasures.erasing()) {
+            // Counted again after the look: an erasure that began and ended between the count and the look shows.
+            if (!erasures.erasing() && erasures.erasures() == done) {
                 return done;
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
@@ -364,6 +365,9 @@ final class Forwarder {
                     return true;
                 }
                 case REFUSED -> {
+                    if (erasuresDone() != batch.erasuresBefore()) {
+                        return false; // an erasure came while it was on its way: parked, it could keep erased data
+                    }
                     failingSinceMillis = 0; // it answered: what it refused is parked, and forwarding goes on
                     store.deadLetter(t.name(), last, piece.size(), body.bytes(), body.contentType(), o.status(),
                             o.response());

@@ -113,6 +113,9 @@ public final class Sequencer implements EventHandler<RingSlot> {
         try {
             appender = log.appender();
             Watermark w = known.watermark();
+            // Stored times never decrease along the log (a retention period's plan relies on it), across restarts
+            // too: a clock set back since the last run does not put a statement before one stored earlier.
+            lastStoredMillis = w.storedMillis();
             storedIds = new StoredIdFilter(2 * w.seq());
             recoverOverlay(w.logIndex());
             storedIds.loadInBackground(known);

@@ -61,6 +61,7 @@ class SequencerDecisionTest {
         final Map<UUID, byte[]> statements = new HashMap<>();
         final Map<DocumentKey, StoredDocument> documents = new HashMap<>();
         final Set<String> erasing = new HashSet<>();
+        Watermark watermark = Watermark.EMPTY;
 
         @Override
         public Snapshot find(Collection<UUID> ids, Collection<DocumentKey> keys) {
@@ -73,7 +74,7 @@ class SequencerDecisionTest {
 
         @Override
         public Watermark watermark() {
-            return Watermark.EMPTY;
+            return watermark;
         }
 
         @Override
@@ -299,6 +300,19 @@ class SequencerDecisionTest {
         assertEquals("{\"a\":1,\"b\":{\"y\":2},\"c\":3}", new String(w.content(), StandardCharsets.UTF_8));
         assertEquals("application/json", w.contentType());
         assertEquals(Sha1.hex(w.content()), w.etag());
+    }
+
+    /**
+     * Stored times never decrease along the log, across restarts too: a statement stored after a restart whose clock
+     * is behind the last one projected gets that time, not an earlier one (a retention period's plan relies on it).
+     */
+    @Test
+    void aStatementIsNeverStoredBeforeTheLastOneProjected() {
+        long ahead = System.currentTimeMillis() + 3_600_000; // the clock of the last run, an hour ahead of this one
+        store.watermark = new Watermark(-1, ahead, 0);
+        decide(post(parsed(UUID.randomUUID(), "http://example.com/completed")));
+        StatementsStored appended = (StatementsStored) appended().get(0).event();
+        assertEquals(ahead, appended.statements().get(0).storedMillis());
     }
 
     /**

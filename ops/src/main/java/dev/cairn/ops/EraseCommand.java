@@ -206,7 +206,7 @@ final class EraseCommand implements Callable<Integer> {
         long millis = (rebuilt - started) / 1_000_000;
         try (Database live = Database.open(s.get(DB).jdbc())) {
             ErasureStore store = new ErasureStore(live);
-            letters = Erasures.cleanUp(live, plan);
+            letters = Erasures.cleanUp(live, plan, upTo);
             if (rebuild) {
                 store.record(record, erasureId);
             }

@@ -20,11 +20,8 @@ public final class ErasureRequests {
     /** What became of a request. */
     public enum Status { PENDING, ERASED, NOTHING, OFFLINE, FAILED }
 
-    /**
-     * A request waiting to run: the erasure's id, the log position the projector must have passed, when it was asked,
-     * what it erases.
-     */
-    public record Pending(String erasureId, long afterPosition, long askedMillis, byte[] request) {
+    /** A request waiting to run: the erasure's id, the log position the projector must have passed, what it erases. */
+    public record Pending(String erasureId, long afterPosition, byte[] request) {
     }
 
     /** A request's status, and for {@link Status#OFFLINE} or {@link Status#FAILED} why. */
@@ -93,7 +90,7 @@ public final class ErasureRequests {
              ResultSet rs = ps.executeQuery()) {
             List<Pending> out = new ArrayList<>();
             while (rs.next()) {
-                out.add(new Pending(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getBytes(4)));
+                out.add(new Pending(rs.getString(1), rs.getLong(2), rs.getBytes(3)));
             }
             return out;
         } catch (SQLException ex) {

@@ -323,8 +323,7 @@ INSERT INTO erasure_request (erasure_id, after_position, asked_ms, request, agen
 VALUES (?, ?, ?, ?, ?, 'pending')
 
 -- name: pending_erasure_requests
-SELECT erasure_id, after_position, asked_ms, request FROM erasure_request WHERE status = 'pending'
-ORDER BY asked_ms, erasure_id
+SELECT erasure_id, after_position, request FROM erasure_request WHERE status = 'pending' ORDER BY asked_ms, erasure_id
 
 -- name: finish_erasure_request
 UPDATE erasure_request SET status = ?, why = ?, request = NULL, agent_keys = NULL WHERE erasure_id = ?
