@@ -151,6 +151,36 @@ class ForwardingTest {
         }
     }
 
+    /**
+     * A batch the target refuses while an erasure came meanwhile (it answered slowly) is not parked as a dead letter,
+     * which would keep the erased statement: it is read again, and what the erasure left is sent.
+     */
+    @ParameterizedTest
+    @MethodSource("dev.cairn.store.TestDatabase#dialects")
+    void aBatchRefusedAfterAnErasureCameIsReadAgainNotParked(String dialect) throws Exception {
+        try (TestDatabase tdb = TestDatabase.create(dialect, tmp); Database db = Database.open(tdb.url());
+             ChronicleLog log = ChronicleLog.open(tmp.resolve("log")); LogAppender appender = log.appender();
+             WebhookReceiver receiver = new WebhookReceiver(400)) {
+            new ForwardStore(db).insert(webhook(receiver.url(), "", 10, -1L));
+            StoredStatement erased = statement(COMPLETED);
+            StoredStatement kept = statement(COMPLETED);
+            long position = appender.append(new StatementsStored(List.of(erased, kept)));
+            appender.sync();
+            receiver.hold();
+            try (Forwarding f = forwarding(log, db)) {
+                await(() -> !receiver.received().isEmpty(), "the batch on its way");
+                log.rewrite(java.util.Map.of(position, new StatementsStored(List.of(StoredStatement.erased(erased.id(),
+                        erased.storedMillis(), null), kept))));
+                new ErasureStore(db).record(new ErasureStore.Erasure(0, System.currentTimeMillis(), "a test", 1, 0, 0,
+                        1, 0, 0), "0000abcd");
+                receiver.release();
+                await(() -> !receiver.delivered().isEmpty(), "what the erasure left, delivered");
+                assertEquals(List.of(kept.id().toString()), receiver.delivered());
+                assertEquals(List.of(), new ForwardStore(db).deadLetters("hook"), "nothing parked");
+            }
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("dev.cairn.store.TestDatabase#dialects")
     void everyStatementArrivesOnceInLogOrderSignedWithTheSecret(String dialect) throws Exception {

@@ -37,6 +37,8 @@ final class WebhookReceiver implements AutoCloseable {
     private final List<Received> received = new ArrayList<>();
     /** Characters of padding in each answer's body, to make it as long as a test needs. */
     private volatile int padding;
+    /** While set, every answer waits (up to 30 s) until it opens: a target slow to answer. */
+    private volatile java.util.concurrent.CountDownLatch held;
 
     WebhookReceiver(Integer... statuses) {
         script.addAll(List.of(statuses));
@@ -54,6 +56,14 @@ final class WebhookReceiver implements AutoCloseable {
                         exchange.getRequestHeaders().getFirst(Delivery.TIMESTAMP),
                         exchange.getRequestHeaders().getFirst("X-Experience-API-Version"),
                         exchange.getRequestHeaders().getFirst("Authorization"), status));
+            }
+            java.util.concurrent.CountDownLatch gate = held;
+            if (gate != null) {
+                try {
+                    gate.await(30, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }
             if (status == 503 || status == 429) {
                 exchange.getResponseHeaders().add("Retry-After", "0");
@@ -92,6 +102,20 @@ final class WebhookReceiver implements AutoCloseable {
             }
         }
         return out;
+    }
+
+    /** Holds every answer until {@link #release()}. */
+    void hold() {
+        held = new java.util.concurrent.CountDownLatch(1);
+    }
+
+    /** Lets the held answers, and every later one, go. */
+    void release() {
+        java.util.concurrent.CountDownLatch gate = held;
+        held = null;
+        if (gate != null) {
+            gate.countDown();
+        }
     }
 
     @Override

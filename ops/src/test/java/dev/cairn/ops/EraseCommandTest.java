@@ -220,6 +220,45 @@ class EraseCommandTest {
         }
     }
 
+    /**
+     * An erasure settles only the waiting requests asked before the end of the log it read: a request asked later (a
+     * retry after the person stored more) still runs, and erases what came after.
+     */
+    @Test
+    void aWaitingRequestAskedAfterWhatAnErasureReadStillRuns() throws Exception {
+        long read;
+        long later;
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            scene(lrs);
+            read = lastPosition();
+            assertEquals(200, lrs.post(Statements.statement(ADA, Statements.COMPLETED, ACTIVITY)).statusCode());
+            later = lastPosition();
+        }
+        ErasurePlan.Request ada = new ErasurePlan.Request(List.of(new Ifi(Ifi.Kind.MBOX, "mailto:" + ADA, null)),
+                Set.of(), null);
+        try (Database db = Database.open(database.url())) {
+            ErasureRequests requests = new ErasureRequests(db);
+            List<String> keys = ada.people().stream().map(Ifi::key).toList();
+            assertTrue(requests.ask("0000aaaa", read, PendingErasure.encode("0000aaaa", ada), keys));
+            assertTrue(requests.ask("0000cccc", later, PendingErasure.encode("0000cccc", ada), keys));
+        }
+        // An online erasure of Ada that read the log up to 'read' and was killed; 'cairn erase' finishes it.
+        PendingErasure.mark(data.resolve("log"), "0000dddd", ada, read);
+        assertEquals(0, erase());
+        try (Database db = Database.open(database.url())) {
+            ErasureRequests requests = new ErasureRequests(db);
+            assertEquals(ErasureRequests.Status.NOTHING, requests.status("0000aaaa").orElseThrow().status());
+            assertEquals(List.of("0000cccc"), requests.pending().stream().map(ErasureRequests.Pending::erasureId)
+                    .toList(), "asked after what the erasure read: Ada's later statement is still to erase");
+        }
+    }
+
+    private long lastPosition() {
+        try (dev.cairn.log.EventLog log = ChronicleLog.open(data.resolve("log"))) {
+            return log.lastSyncedPosition();
+        }
+    }
+
     @Test
     void statementsByIdAndStoredBeforeATimeAreRemovedAndTheRestKept() throws Exception {
         String keep;
