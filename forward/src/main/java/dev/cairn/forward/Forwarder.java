@@ -45,6 +45,8 @@ final class Forwarder {
      * statements is sent in pieces, so a forwarder holds a few MiB, not batch × the largest body.
      */
     static final long MAX_BATCH_BYTES = 4L << 20;
+    /** How long a forwarder waits for an erasure before it says so in the log. */
+    private static final long ERASURE_WAIT_TOLD_NANOS = TimeUnit.MINUTES.toNanos(1);
     /** How often a forwarder at the log's end looks for new entries. */
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
@@ -276,11 +278,18 @@ final class Forwarder {
      * counted by the next look); -1 when stopped meanwhile.
      */
     private long erasuresDone() {
+        long waitingSince = System.nanoTime();
+        boolean told = false;
         while (running) {
             long done = erasures.erasures();
             // Counted again after the look: an erasure that began and ended between the count and the look shows.
             if (!erasures.erasing() && erasures.erasures() == done) {
                 return done;
+            }
+            if (!told && System.nanoTime() - waitingSince > ERASURE_WAIT_TOLD_NANOS) {
+                told = true; // an erasure whose process died leaves its mark until 'cairn erase' finishes it
+                LOG.warn("forwarding to {} waits for an erasure that has run for over a minute; if no Cairn process "
+                        + "is erasing, stop them and run 'cairn erase' to finish the interrupted one", target.name());
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
         }
