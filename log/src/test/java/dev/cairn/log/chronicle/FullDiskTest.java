@@ -62,10 +62,39 @@ class FullDiskTest {
         }
     }
 
+    /**
+     * The SIGBUS of a write in compiled code can reach its thread only after the append that caused it returned (the
+     * JVM throws it at a later safepoint): that append could not roll back, and the scenario is played again.
+     */
+    private static final class LateFault extends RuntimeException {
+        LateFault(InternalError e) {
+            super(e);
+        }
+    }
+
     /** Without preallocation the write faults (SIGBUS: an InternalError) inside Chronicle's memory map. */
     @Test
     void aWriteThatFaultsIsRolledBackAndTheNextAppendSucceedsOnceSpaceIsFreed() throws Exception {
-        Path dir = fs.dir().resolve("log");
+        for (int attempt = 1; ; attempt++) {
+            Path dir = fs.dir().resolve("log-" + attempt);
+            try {
+                writeThatFaults(dir);
+                return;
+            } catch (LateFault e) {
+                if (attempt == 3) {
+                    throw e;
+                }
+                Files.deleteIfExists(fs.dir().resolve("filler"));
+                try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+                    for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                        Files.deleteIfExists(f);
+                    }
+                }
+            }
+        }
+    }
+
+    private void writeThatFaults(Path dir) throws Exception {
         try (ChronicleLog log = ChronicleLog.open(dir); LogAppender appender = log.appender(false)) {
             List<Long> appended = appendUntilRefused(appender, LogWriteException.class);
             assertTrue(appended.size() > 10, "appended " + appended.size());
@@ -96,6 +125,8 @@ class FullDiskTest {
             } catch (RuntimeException e) {
                 assertInstanceOf(refusal, e, e.toString());
                 return appended;
+            } catch (InternalError e) { // not from inside an append, which turns it into a LogWriteException
+                throw new LateFault(e);
             }
         }
         return fail("a full disk never refused an append");
