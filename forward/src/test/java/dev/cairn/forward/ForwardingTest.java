@@ -117,6 +117,15 @@ class ForwardingTest {
         };
     }
 
+    /** What an erasure does to the entry at {@code position}: {@code erased} becomes a tombstone; it is recorded. */
+    private static void erase(ChronicleLog log, Database db, long position, StoredStatement erased,
+                              StoredStatement kept) {
+        log.rewrite(java.util.Map.of(position, new StatementsStored(List.of(StoredStatement.erased(erased.id(),
+                erased.storedMillis(), null), kept))));
+        new ErasureStore(db).record(new ErasureStore.Erasure(0, System.currentTimeMillis(), "a test", 1, 0, 0, 1, 0,
+                0), "0000abcd");
+    }
+
     private Forwarding forwarding(ChronicleLog log, Database db) {
         Forwarding f = new Forwarding(log, new ForwardStore(db), ForwardingLock.of(db), XapiVersion.V2_0_0,
                 new SimpleMeterRegistry(), erasures(db));
@@ -141,10 +150,7 @@ class ForwardingTest {
             appender.sync();
             try (Forwarding f = forwarding(log, db)) {
                 await(() -> !receiver.received().isEmpty(), "a first attempt, refused with 503");
-                log.rewrite(java.util.Map.of(position, new StatementsStored(List.of(StoredStatement.erased(erased.id(),
-                        erased.storedMillis(), null), kept))));
-                new ErasureStore(db).record(new ErasureStore.Erasure(0, System.currentTimeMillis(), "a test", 1, 0, 0,
-                        1, 0, 0), "0000abcd");
+                erase(log, db, position, erased, kept);
                 await(() -> !receiver.delivered().isEmpty(), "delivered once the target is back");
                 assertEquals(List.of(kept.id().toString()), receiver.delivered());
             }
@@ -169,10 +175,7 @@ class ForwardingTest {
             receiver.hold();
             try (Forwarding f = forwarding(log, db)) {
                 await(() -> !receiver.received().isEmpty(), "the batch on its way");
-                log.rewrite(java.util.Map.of(position, new StatementsStored(List.of(StoredStatement.erased(erased.id(),
-                        erased.storedMillis(), null), kept))));
-                new ErasureStore(db).record(new ErasureStore.Erasure(0, System.currentTimeMillis(), "a test", 1, 0, 0,
-                        1, 0, 0), "0000abcd");
+                erase(log, db, position, erased, kept);
                 receiver.release();
                 await(() -> !receiver.delivered().isEmpty(), "what the erasure left, delivered");
                 assertEquals(List.of(kept.id().toString()), receiver.delivered());

@@ -212,11 +212,11 @@ final class ErasuresHandler implements HttpHandler {
 
     /** Adds the request to those waiting, under a new erasure id, which it returns. */
     private String ask(ErasurePlan.Request request) {
+        List<String> agentKeys = request.people().stream().map(Ifi::key).toList();
         while (true) {
-            String erasureId = ErasurePlan.newErasureId();
-            if (!store.recorded(erasureId)
-                    && requests.ask(erasureId, syncedPosition.getAsLong(), PendingErasure.encode(erasureId, request),
-                    request.people().stream().map(Ifi::key).toList())) {
+            String erasureId = Erasures.freshId(store);
+            if (requests.ask(erasureId, syncedPosition.getAsLong(), PendingErasure.encode(erasureId, request),
+                    agentKeys)) {
                 return erasureId;
             }
         }
