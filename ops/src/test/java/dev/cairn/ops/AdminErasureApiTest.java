@@ -166,6 +166,13 @@ class AdminErasureApiTest extends LrsOnEachDatabase {
         refused(call("POST", "{\"agents\":[{\"objectType\":\"Group\",\"member\":[" + ADA_AGENT + "]}]}", ADMIN), 400,
                 "agent.no_ifi", "$.agents[0]");
         refused(call("POST", "{\"agents\":" + ADA_AGENT + "}", ADMIN), 400, "erasure.invalid", "$.agents");
+        refused(call("POST", "{\"agents\":[" + ("{\"mbox\":\"mailto:x@example.com\"},").repeat(
+                ErasuresHandler.MAX_PEOPLE) + ADA_AGENT + "]}", ADMIN), 400, "erasure.invalid", "$.agents");
+        HttpResponse<String> fromBrowser = lrs.http.send(HttpRequest.newBuilder(URI.create(lrs.base()
+                + "/admin/erasures")).header("Authorization", ADMIN).header("Content-Type", "application/json")
+                .header("Origin", "https://course.example").POST(HttpRequest.BodyPublishers.ofString(ERASE_ADA)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        refused(fromBrowser, 403, "cors.admin", "header Origin");
         refused(call("POST", "{\"agent\":" + ADA_AGENT + "}", ADMIN), 400, "erasure.invalid", "$.agent");
         refused(call("POST", "{\"agents\":[" + ADA_AGENT + "],\"agents\":[]}", ADMIN), 400, "json.invalid", "$");
         refused(call("POST", "[]", ADMIN), 400, "erasure.invalid", "$");
