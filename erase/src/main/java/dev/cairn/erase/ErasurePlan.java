@@ -11,7 +11,10 @@ import dev.cairn.log.LogEntry;
 import dev.cairn.log.LogTailer;
 import dev.cairn.log.StatementsStored;
 import dev.cairn.log.StoredStatement;
+import dev.cairn.store.ErasureStore;
 import dev.cairn.xapi.AnyOf;
+import dev.cairn.xapi.FilterKey;
+import dev.cairn.xapi.FilterKeys;
 import dev.cairn.xapi.Attachment;
 import dev.cairn.xapi.Ifi;
 import dev.cairn.xapi.StatementParser;
@@ -25,6 +28,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Predicate;
 
 /**
  * What an erasure changes in the log, found by reading it once from its start: the entries that hold erased data, by
@@ -39,13 +43,21 @@ import java.util.UUID;
  * @param entries    the positions of the entries to rewrite, in log order, with each one's length in bytes
  * @param removedIds the ids of the statements removed because of the people or named by id (not those a retention
  *                   period removes, which may be most of the log)
+ * @param retention  which agents keep the names a retention period's statements gave them; null when the request has
+ *                   no retention period, or the plan only counts (a dry run) and cannot be applied
  */
-public record ErasurePlan(Request request, String erasureId, List<Entry> entries, Counts counts, Set<UUID> removedIds) {
+public record ErasurePlan(Request request, String erasureId, List<Entry> entries, Counts counts, Set<UUID> removedIds,
+                          RetentionNames retention) {
 
     /** What to erase: people (by IFI), statements by id, statements stored before a time (null: none). */
     public record Request(List<Ifi> people, Set<UUID> statementIds, Long storedBeforeMillis) {
         public boolean isEmpty() {
             return people.isEmpty() && statementIds.isEmpty() && storedBeforeMillis == null;
+        }
+
+        /** Whether {@code s} is removed by its id or by the retention period, whoever it names. */
+        boolean chooses(StoredStatement s) {
+            return statementIds.contains(s.id()) || storedBeforeMillis != null && s.storedMillis() < storedBeforeMillis;
         }
     }
 
@@ -56,6 +68,9 @@ public record ErasurePlan(Request request, String erasureId, List<Entry> entries
     /** What a plan does, for the dry run and the report. */
     public record Counts(long statementsRemoved, long statementsRewritten, long documentEntries, long entries,
                          long bytes) {
+        /** A plan that changes nothing. */
+        public static final Counts NONE = new Counts(0, 0, 0, 0, 0);
+
         public boolean isEmpty() {
             return entries == 0;
         }
@@ -69,17 +84,39 @@ public record ErasurePlan(Request request, String erasureId, List<Entry> entries
         return String.format("%08x", new java.security.SecureRandom().nextInt());
     }
 
-    /** Reads {@code log} from its start and plans {@code request}, its placeholder named by {@code erasureId}. */
-    public static ErasurePlan of(EventLog log, Request request, String erasureId) {
-        return of(log, request, erasureId, Long.MAX_VALUE);
+    /**
+     * Counts what {@code request} would erase in the entries up to position {@code upTo}, for a dry run: the plan cannot
+     * be applied when the request has a retention period, whose names it does not judge.
+     */
+    public static ErasurePlan counting(EventLog log, Request request, String erasureId, long upTo) {
+        return of(log, request, erasureId, upTo, null);
     }
 
     /**
-     * As {@link #of(EventLog, Request, String)} for the entries up to position {@code upTo} only: an erasure beside a
-     * running ingest erases what was stored before it, and what follows is new data.
+     * Whether a statement of {@code kept} names the agent with this IFI key itself, as actor, object or in its context
+     * (not only through a StatementRef to a statement the period removes): for {@link #of}.
      */
-    public static ErasurePlan of(EventLog log, Request request, String erasureId, long upTo) {
+    public static Predicate<String> namedBy(ErasureStore.KeptStatements kept) {
+        return agent -> {
+            FilterKey key = new FilterKey(FilterKey.Kind.AGENT, agent);
+            return kept.anyMatching(agent, json -> FilterKeys.of(StatementParser.parseStored(json).statement()).keys()
+                    .containsKey(key));
+        };
+    }
+
+    /**
+     * Reads {@code log} from its start and plans {@code request}, its placeholder named by {@code erasureId}, in the
+     * entries up to position {@code upTo} only: an erasure beside a running ingest erases what was stored before it,
+     * and what follows is new data. With a retention period, {@code namedByKept} says whether a statement the period
+     * keeps names an agent (by its IFI key; {@link #namedBy}): such agents keep the names the removed statements gave
+     * them ({@link RetentionNames}).
+     */
+    public static ErasurePlan of(EventLog log, Request request, String erasureId, long upTo,
+                                 Predicate<String> namedByKept) {
         StatementErasure people = new StatementErasure(request.people(), erasureId);
+        RetentionNames retention = request.storedBeforeMillis() == null || namedByKept == null ? null
+                : RetentionNames.find(log, request.storedBeforeMillis(), upTo, namedByKept);
+        Residues residues = new Residues(request, people, retention);
         List<Entry> entries = new ArrayList<>();
         Set<UUID> removedIds = new LinkedHashSet<>();
         long removed = 0;
@@ -95,7 +132,7 @@ public record ErasurePlan(Request request, String erasureId, List<Entry> entries
                         && stored.statements().get(0).storedMillis() >= request.storedBeforeMillis()) {
                     break; // stored times never decrease along the log: nothing after this is old enough
                 }
-                Event replacement = replacement(e, request, people);
+                Event replacement = replacement(e, residues);
                 if (replacement == null) {
                     continue;
                 }
@@ -122,7 +159,7 @@ public record ErasurePlan(Request request, String erasureId, List<Entry> entries
             }
         }
         return new ErasurePlan(request, erasureId, entries, new Counts(removed, rewritten, documents, entries.size(),
-                bytes), removedIds);
+                bytes), removedIds, retention);
     }
 
     /**
@@ -171,12 +208,15 @@ public record ErasurePlan(Request request, String erasureId, List<Entry> entries
 
     /** The changes of {@code batch}'s entries, which this plan found (the same each time), in log order. */
     public List<Change> changes(EventLog log, List<Entry> batch) {
-        StatementErasure people = people();
+        if (request.storedBeforeMillis() != null && retention == null) {
+            throw new IllegalStateException("a plan that only counts a retention period is applied");
+        }
+        Residues residues = residues();
         List<Change> out = new ArrayList<>(batch.size());
         try (LogTailer tailer = log.tailer(EventLog.START)) {
             for (Entry entry : batch) {
                 LogEntry e = tailer.at(entry.position());
-                Event replacement = replacement(e, request, people);
+                Event replacement = replacement(e, residues);
                 if (replacement == null) {
                     throw new IllegalStateException("log entry " + Long.toHexString(entry.position())
                             + " changed since the erasure was planned");
@@ -201,11 +241,16 @@ public record ErasurePlan(Request request, String erasureId, List<Entry> entries
         return new StatementErasure(request.people(), erasureId);
     }
 
+    /** What this erasure leaves in the places of the statements it removes. */
+    Residues residues() {
+        return new Residues(request, people(), retention);
+    }
+
     /** The event that takes the place of {@code e}, or null when the erasure leaves it as it is. */
-    private static Event replacement(LogEntry e, Request request, StatementErasure people) {
-        Set<String> agentKeys = people.keys();
+    private static Event replacement(LogEntry e, Residues residues) {
+        Set<String> agentKeys = residues.people().keys();
         if (e.event() instanceof StatementsStored stored) {
-            return rewrite(stored, request, people, e.length());
+            return rewrite(stored, residues, e.length());
         }
         if (e.event() instanceof DocumentWritten w && agentKeys.contains(w.key().agent())
                 || e.event() instanceof DocumentsDeleted d && agentKeys.contains(d.key().agent())) {
@@ -218,29 +263,28 @@ public record ErasurePlan(Request request, String erasureId, List<Entry> entries
      * The entry {@code stored} becomes, or null when the erasure leaves it as it is: a statement it keeps is the same
      * object, one it removes an erased one, one it rewrites a new one.
      */
-    private static StatementsStored rewrite(StatementsStored stored, Request request, StatementErasure people,
-                                            int length) {
+    private static StatementsStored rewrite(StatementsStored stored, Residues residues, int length) {
+        Request request = residues.request();
+        StatementErasure people = residues.people();
         List<StoredStatement> out = new ArrayList<>(stored.statements().size());
         List<Integer> rewrittenAt = new ArrayList<>();
         boolean removed = false;
         for (StoredStatement s : stored.statements()) {
             if (s.isErased()) {
-                // An earlier erasure's residue may name one of these people in a definition's text.
-                byte[] scrubbed = s.residue() == null || request.people().isEmpty() ? null
-                        : people.scrubResidue(s.residue());
-                out.add(scrubbed == null ? s : StoredStatement.erased(s.id(), s.storedMillis(),
-                        scrubbed.length == 0 ? null : scrubbed));
-                removed |= scrubbed != null;
+                byte[] residue = residues.ofTombstone(s);
+                boolean scrubbed = residue != s.residue();
+                out.add(scrubbed ? StoredStatement.erased(s.id(), s.storedMillis(), residue) : s);
+                removed |= scrubbed;
                 continue;
             }
-            boolean chosen = request.statementIds().contains(s.id())
-                    || request.storedBeforeMillis() != null && s.storedMillis() < request.storedBeforeMillis();
+            boolean chosen = request.chooses(s);
             StatementErasure.Decision d = chosen ? StatementErasure.Decision.REMOVE
                     : request.people().isEmpty() ? StatementErasure.Decision.KEEP : people.decide(s.json());
             switch (d.action()) {
                 case KEEP -> out.add(s);
                 case REMOVE -> {
-                    out.add(removed(s, stored.defines(), !chosen, people));
+                    out.add(StoredStatement.erased(s.id(), s.storedMillis(), residues.ofRemoved(s, stored.defines(),
+                            chosen)));
                     removed = true;
                 }
                 case REWRITE -> {
@@ -260,7 +304,9 @@ public record ErasurePlan(Request request, String erasureId, List<Entry> entries
         while (EventCodec.rewrittenLength(event) > length) {
             if (next < rewrittenAt.size()) {
                 int i = rewrittenAt.get(next++);
-                out.set(i, removed(stored.statements().get(i), stored.defines(), true, people));
+                StoredStatement s = stored.statements().get(i);
+                out.set(i, StoredStatement.erased(s.id(), s.storedMillis(), residues.ofRemoved(s, stored.defines(),
+                        false)));
             } else {
                 // A residue is a part of its statement, with its id, actor, verb, stored time and authority gone, but
                 // written again (a number may grow: 1e6 is 1.0E+6) and scrubbed (a short address grows to "erased"):
@@ -283,13 +329,43 @@ public record ErasurePlan(Request request, String erasureId, List<Entry> entries
     }
 
     /**
-     * What is left of {@code s} once removed: its place, and its residue (what it gave the shared tables, without the
-     * people) when its credential could define activities and names. Only a statement removed because of a person
-     * ({@code names}) keeps the names it gave others: one removed by id or by a retention period goes with every
-     * identifier it held, since its own people are not erased and would stay in its place otherwise.
+     * What an erasure leaves in a removed statement's place: its residue, what it gave the shared tables (activity
+     * definitions, and names), without the people, when its credential could define them.
      */
-    private static StoredStatement removed(StoredStatement s, boolean defines, boolean names, StatementErasure people) {
-        return StoredStatement.erased(s.id(), s.storedMillis(), defines ? people.residue(s.json(), names) : null);
+    record Residues(Request request, StatementErasure people, RetentionNames retention) {
+        /**
+         * The residue of {@code s}, removed: a statement removed because of a person keeps the names it gave others;
+         * one a retention period removes keeps those of the agents still in the store ({@link RetentionNames}); one
+         * removed by id ({@code chosen}, not by a period) keeps none, since its own people are not erased and would
+         * stay in its place otherwise. Null when nothing is left.
+         */
+        byte[] ofRemoved(StoredStatement s, boolean defines, boolean chosen) {
+            if (!defines) {
+                return null;
+            }
+            boolean byId = request.statementIds().contains(s.id());
+            Predicate<String> keepsName = !chosen ? agent -> true
+                    : !byId && retention != null && retention.removes(s) ? retention::keeps : agent -> false;
+            return people.residue(s.json(), keepsName);
+        }
+
+        /**
+         * The residue the tombstone {@code s} of an earlier erasure keeps: the same bytes when the erasure takes nothing
+         * out of it, otherwise without the people (whose addresses a definition's text may hold) and, in the part of the
+         * log a retention period removes, without the names of the agents that lose them; null when nothing is left.
+         */
+        byte[] ofTombstone(StoredStatement s) {
+            byte[] residue = s.residue();
+            if (residue != null && !request.people().isEmpty()) {
+                byte[] scrubbed = people.scrubResidue(residue);
+                residue = scrubbed == null ? residue : scrubbed.length == 0 ? null : scrubbed;
+            }
+            if (residue != null && retention != null && retention.removes(s)) {
+                byte[] scrubbed = retention.scrub(residue);
+                residue = scrubbed == null ? residue : scrubbed.length == 0 ? null : scrubbed;
+            }
+            return residue;
+        }
     }
 
     /** The attachment contents some statement that is kept in the entry names (its SubStatement's too). */

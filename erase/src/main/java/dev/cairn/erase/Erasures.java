@@ -74,6 +74,22 @@ public final class Erasures {
     }
 
     /**
+     * Adds {@code request} to the erasures waiting to run in the process that projects ({@link ErasureRequestRunner}),
+     * under a new erasure id, which it returns; it covers every write acknowledged before {@code afterPosition}, the
+     * log's last synced position.
+     */
+    public static String ask(ErasureStore store, ErasureRequests requests, long afterPosition,
+                             ErasurePlan.Request request) {
+        List<String> agentKeys = request.people().stream().map(Ifi::key).toList();
+        while (true) {
+            String erasureId = freshId(store);
+            if (requests.ask(erasureId, afterPosition, PendingErasure.encode(erasureId, request), agentKeys)) {
+                return erasureId;
+            }
+        }
+    }
+
+    /**
      * Rewrites the plan's entries: the writes {@code prepared} in the tables' pass, or with null (too many to keep)
      * worked out again a batch of at most {@link #REWRITE_BATCH_BYTES} at a time, so that no more of the log is held
      * in memory (or in the rewrite's plan file) at once. Each batch is crash-safe on its own; the pending mark covers

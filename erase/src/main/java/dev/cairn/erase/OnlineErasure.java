@@ -7,6 +7,7 @@ import dev.cairn.store.ProjectionWriter;
 import dev.cairn.store.StoreException;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,10 +19,11 @@ import org.slf4j.LoggerFactory;
  * writes (the sequencer appends past the rewritten entries, which keep their places); readers that meet an entry
  * while it is rewritten read it again (the tailer's rereads).
  *
- * <p>Only an erasure whose tables can be changed row by row runs here ({@link TableErasure#whyRebuild}); one that
- * needs the tables rebuilt from the log (a retention period, statements by id, the people named inside other keys) is
- * refused with the reason, for {@code cairn erase} with the processes stopped. The pending mark covers the change as it
- * does offline: a process killed mid-way refuses to start until {@code cairn erase} has finished it.
+ * <p>Only an erasure whose tables can be changed row by row runs here ({@link TableErasure#whyRebuild}): a person's, a
+ * batch of people's, or a retention period's; one that needs the tables rebuilt from the log (statements by id, the
+ * people named inside other keys) is refused with the reason, for {@code cairn erase} with the processes stopped. The
+ * pending mark covers the change as it does offline: a process killed mid-way refuses to start until
+ * {@code cairn erase} has finished it.
  */
 public final class OnlineErasure {
     private static final Logger LOG = LoggerFactory.getLogger(OnlineErasure.class);
@@ -45,6 +47,10 @@ public final class OnlineErasure {
                           long millis, String cleanUpError) {
     }
 
+    /** Why a retention period cannot change the rows of tables whose stored times do not follow their order. */
+    public static final String OUT_OF_ORDER = "the tables hold a statement stored before the period's end after one "
+            + "stored at or after it";
+
     private final EventLog log;
     private final Path logDir;
     private final Database db;
@@ -60,7 +66,7 @@ public final class OnlineErasure {
      * run it), if it would.
      */
     public Planned dryRun(ErasurePlan.Request request) {
-        ErasurePlan plan = ErasurePlan.of(log, request, ErasurePlan.newErasureId(), log.lastSyncedPosition());
+        ErasurePlan plan = ErasurePlan.counting(log, request, ErasurePlan.newErasureId(), log.lastSyncedPosition());
         Optional<String> why = plan.counts().isEmpty() ? Optional.empty()
                 : new TableErasure(log, plan, new ErasureStore(db)).whyRebuild();
         return new Planned(plan.counts(), why.orElse(null));
@@ -78,7 +84,16 @@ public final class OnlineErasure {
         long started = System.nanoTime();
         ErasureStore store = new ErasureStore(db);
         long upTo = writer.watermark().logIndex();
-        ErasurePlan plan = ErasurePlan.of(log, request, erasureId, upTo);
+        Predicate<String> namedByKept = null;
+        if (request.storedBeforeMillis() != null) {
+            Optional<ErasureStore.KeptStatements> kept = store.keptFrom(request.storedBeforeMillis());
+            if (kept.isEmpty()) {
+                return new Outcome(Status.OFFLINE, erasureId, ErasurePlan.Counts.NONE, OUT_OF_ORDER, 0,
+                        millis(started), null);
+            }
+            namedByKept = ErasurePlan.namedBy(kept.get());
+        }
+        ErasurePlan plan = ErasurePlan.of(log, request, erasureId, upTo, namedByKept);
         ErasurePlan.Counts c = plan.counts();
         if (c.isEmpty()) {
             return new Outcome(Status.NOTHING, erasureId, c, null, 0, millis(started), null);

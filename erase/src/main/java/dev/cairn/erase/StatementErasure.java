@@ -24,6 +24,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -133,11 +134,11 @@ final class StatementErasure {
 
     /**
      * What a statement the erasure removes leaves in its place ({@link StatementResidue}), encoded, or null when
-     * nothing: the activity definitions it gave and, with {@code names}, the names it gave agents, with the people
-     * taken out as {@link #scrubResidue} takes them out of any residue.
+     * nothing: the activity definitions it gave and the names it gave the agents {@code keepsName} keeps, with the
+     * people taken out as {@link #scrubResidue} takes them out of any residue.
      */
-    byte[] residue(byte[] json, boolean names) {
-        StatementResidue residue = StatementResidue.of(StatementParser.parseStored(json).statement(), names);
+    byte[] residue(byte[] json, Predicate<String> keepsName) {
+        StatementResidue residue = StatementResidue.of(StatementParser.parseStored(json).statement(), keepsName);
         if (residue.isEmpty()) {
             return null;
         }

@@ -30,12 +30,15 @@ import java.util.UUID;
  * ({@link ProjectionWriter#erase}), the people's documents, names and filter keys, and the activity definitions and
  * other agents' names that held their addresses. The log is rewritten after this commits.
  *
+ * <p>A retention period's statements are a prefix of the tables' sequence numbers: their rows go as a person's do,
+ * and so do the names and agent filter keys of the agents it leaves nothing of ({@link RetentionNames}).
+ *
  * <p>Some erasures cannot be matched row by row, and their tables are rebuilt from the rewritten log instead
- * ({@link #whyRebuild}, {@link Outcome#REBUILD}): a retention period, which may remove most of the log; statements
- * removed by id, whose residues keep no names (a name stays only while a kept statement gives it); an erasure
- * whose people are named inside another key (an activity IRI, another agent's identifier), which the rewrite changes;
- * and one whose entries could not keep a removed statement's definitions (the largest residues go when an entry does
- * not fit in its place).
+ * ({@link #whyRebuild}, {@link Outcome#REBUILD}): statements removed by id, whose residues keep no names (a name stays
+ * only while a kept statement gives it); a retention period together with people or ids; an erasure whose people are
+ * named inside another key (an activity IRI, another agent's identifier), which the rewrite changes; and one whose
+ * entries could not keep a removed statement's definitions (the largest residues go when an entry does not fit in its
+ * place).
  */
 public final class TableErasure {
     /** What became of the transaction. */
@@ -68,8 +71,9 @@ public final class TableErasure {
 
     /** Why this erasure's tables must be rebuilt from the log instead of changed row by row; empty when they need not. */
     public Optional<String> whyRebuild() {
-        if (plan.request().storedBeforeMillis() != null) {
-            return Optional.of("a retention period may remove most of the log");
+        ErasurePlan.Request request = plan.request();
+        if (request.storedBeforeMillis() != null && !(request.people().isEmpty() && request.statementIds().isEmpty())) {
+            return Optional.of("a retention period together with people or statement ids");
         }
         if (!store.deletesLeaveNoCopies()) {
             return Optional.of("a database created by an earlier release may keep stale copies of rows in its free "
@@ -100,6 +104,8 @@ public final class TableErasure {
     public Result apply(ProjectionWriter writer, ErasureStore.Erasure record, long batchBytes) {
         List<EventLog.Rewrite> rewrites = new ArrayList<>();
         long kept = 0;
+        Set<String> expiredAgents = new HashSet<>();
+        ErasurePlan.Residues residues = plan.residues();
         try {
             for (List<ErasurePlan.Entry> batch : plan.batches(batchBytes)) {
                 Set<UUID> removed = new LinkedHashSet<>();
@@ -107,7 +113,8 @@ public final class TableErasure {
                 Map<Long, Event> replacements = new LinkedHashMap<>();
                 for (ErasurePlan.Change c : plan.changes(log, batch)) {
                     if (c.entry().event() instanceof StatementsStored was
-                            && !statements(was, (StatementsStored) c.replacement(), removed, rewritten)) {
+                            && !statements(was, (StatementsStored) c.replacement(), residues, removed, rewritten,
+                            expiredAgents)) {
                         writer.rollback();
                         return new Result(Outcome.REBUILD, null);
                     }
@@ -124,6 +131,11 @@ public final class TableErasure {
                 }
             }
             writer.forgetPeople(people.keys());
+            if (plan.retention() != null) {
+                Set<String> unnamed = plan.retention().dropped();
+                expiredAgents.addAll(unnamed);
+                writer.forgetExpiredAgents(unnamed, expiredAgents);
+            }
             store.activityDefinitions(people::mayName).forEach((id, definition) -> {
                 byte[] scrubbed = people.scrubDefinition(definition);
                 if (scrubbed != null) {
@@ -146,21 +158,20 @@ public final class TableErasure {
     }
 
     /**
-     * Adds what the erasure does to the statements of one entry to {@code removed} and {@code rewritten}; false when a
-     * removed statement lost the residue it gives, or an earlier tombstone its residue (the entry could not hold it),
-     * which no row change can match.
+     * Adds what the erasure does to the statements of one entry to {@code removed} and {@code rewritten}, and the agents
+     * a retention period's statements match to {@code retentionAgents}; false when a removed statement lost the
+     * residue it gives, or an earlier tombstone its residue (the entry could not hold it), which no row change can
+     * match.
      */
-    private boolean statements(StatementsStored was, StatementsStored now, Set<UUID> removed,
-                               Map<UUID, ProjectedStatement> rewritten) {
+    private boolean statements(StatementsStored was, StatementsStored now, ErasurePlan.Residues residues,
+                               Set<UUID> removed, Map<UUID, ProjectedStatement> rewritten, Set<String> retentionAgents) {
         for (int i = 0; i < was.statements().size(); i++) {
             StoredStatement before = was.statements().get(i);
             StoredStatement after = now.statements().get(i);
             if (before.isErased()) {
                 // A tombstone's residue scrubbed changes only shared rows, which the scans find; one dropped to make
                 // the entry fit takes definitions and names with it, which no row change matches.
-                byte[] scrubbed = before.residue() == null ? null : people.scrubResidue(before.residue());
-                boolean kept = before.residue() != null && (scrubbed == null || scrubbed.length > 0);
-                if (kept && after.residue() == null) {
+                if (after.residue() == null && residues.ofTombstone(before) != null) {
                     return false;
                 }
                 continue;
@@ -169,8 +180,17 @@ public final class TableErasure {
                 continue;
             }
             if (after.isErased()) {
-                if (was.defines() && after.residue() == null && people.residue(before.json(), true) != null) {
+                boolean chosen = plan.request().chooses(before);
+                if (after.residue() == null && residues.ofRemoved(before, was.defines(), chosen) != null) {
                     return false;
+                }
+                if (chosen && plan.retention() != null) {
+                    for (FilterKey k : FilterKeys.of(StatementParser.parseStored(before.json()).statement()).keys()
+                            .keySet()) {
+                        if (k.kind() == FilterKey.Kind.AGENT) {
+                            retentionAgents.add(k.value());
+                        }
+                    }
                 }
                 removed.add(before.id());
             } else {

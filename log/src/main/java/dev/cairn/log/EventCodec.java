@@ -249,6 +249,19 @@ public final class EventCodec {
     public static final int TYPE_OFFSET = 1 + CHECKSUM_BYTES;
 
     /**
+     * Whether the entry whose bytes are the first {@code length} of {@code bytes} is one an erasure rewrote (types 5, 6
+     * and 7), the only kind that holds erased statements' places: judged from its type byte alone, for a filter.
+     */
+    public static boolean isRewritten(byte[] bytes, int length) {
+        if (length <= TYPE_OFFSET || bytes[0] != FORMAT_2) {
+            return false;
+        }
+        int type = bytes[TYPE_OFFSET] & ~FLAG_NO_DEFINE;
+        return type == TYPE_STATEMENTS_REWRITTEN || type == TYPE_STATEMENTS_IN_SLOTS
+                || type == TYPE_STATEMENTS_WITH_ATTACHMENTS_IN_SLOTS;
+    }
+
+    /**
      * Writes the entry at the read position of {@code entry} again without the padding an erasure left in it (a type 5
      * entry's zero bytes, the slots of a type 6 or 7 entry, as type 5; a void entry's length past {@link #VOID_MIN}),
      * for a compaction of the log; false, with

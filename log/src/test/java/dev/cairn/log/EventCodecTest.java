@@ -213,6 +213,25 @@ class EventCodecTest {
         assertArrayEquals(residue, again.statements().get(0).residue());
     }
 
+    /** A retention period reads only the entries earlier erasures rewrote: the filter knows them by their type byte. */
+    @Test
+    void onlyEntriesAnErasureRewroteAreRewrittenByTheirTypeByte() {
+        StoredStatement removed = statement(1, "ada@example.com");
+        StoredStatement kept = statement(2, "bob's own");
+        StatementsStored original = new StatementsStored(List.of(removed, kept), List.of(), false);
+        byte[] ingested = encoded(original);
+        assertFalse(EventCodec.isRewritten(ingested, ingested.length), "as an ingest wrote it");
+        StatementsStored erased = new StatementsStored(List.of(StoredStatement.erased(removed.id(),
+                removed.storedMillis()), kept), List.of(), false);
+        Bytes<?> inSlots = Bytes.allocateElasticOnHeap();
+        assertTrue(EventCodec.encodeInSlots(ingested, erased, inSlots));
+        assertTrue(EventCodec.isRewritten(inSlots.toByteArray(), (int) inSlots.writePosition()), "type 6");
+        Bytes<?> whole = Bytes.allocateElasticOnHeap();
+        assertTrue(EventCodec.encodeRewritten(erased, (int) EventCodec.rewrittenLength(erased), whole));
+        assertTrue(EventCodec.isRewritten(whole.toByteArray(), (int) whole.writePosition()), "type 5");
+        assertFalse(EventCodec.isRewritten(whole.toByteArray(), EventCodec.TYPE_OFFSET), "too short to say");
+    }
+
     @Test
     void anEmptyAttachmentContentDroppedSlotBySlotStaysDropped() {
         StoredStatement s = statement(1, "a@b.c");

@@ -21,6 +21,8 @@ import static dev.cairn.ops.SettingTable.MAX_UNAUTHENTICATED_BODY;
 import static dev.cairn.ops.SettingTable.PORT;
 import static dev.cairn.ops.SettingTable.PROJECTOR_BATCH;
 import static dev.cairn.ops.SettingTable.READY_LAG;
+import static dev.cairn.ops.SettingTable.RETENTION;
+import static dev.cairn.ops.SettingTable.RETENTION_CHECK;
 import static dev.cairn.ops.SettingTable.RING_SIZE;
 import static dev.cairn.ops.SettingTable.VISIBLE_TIMEOUT;
 import static dev.cairn.ops.SettingTable.WRITE_TIMEOUT;
@@ -30,6 +32,7 @@ import dev.cairn.auth.AdminCredential;
 import dev.cairn.auth.CredentialAuthenticator;
 import dev.cairn.auth.KeyAndSecret;
 import dev.cairn.erase.ErasureRequestRunner;
+import dev.cairn.erase.RetentionSchedule;
 import dev.cairn.erase.OnlineErasure;
 import dev.cairn.erase.PendingErasure;
 import dev.cairn.forward.ErasureWatch;
@@ -158,6 +161,12 @@ public final class Cairn implements AutoCloseable {
                 erasures.start();
                 started(erasures);
                 wakeErasures = erasures::wake;
+                if (s.get(RETENTION) != null) {
+                    RetentionSchedule retention = new RetentionSchedule(s.get(RETENTION), s.get(RETENTION_CHECK), clock,
+                            new ErasureStore(db), new ErasureRequests(db), log, erasures::wake);
+                    retention.start();
+                    started(retention);
+                }
             } else {
                 WatermarkPoller poller = new WatermarkPoller(log, db, tracker, WATERMARK_POLL_MILLIS);
                 poller.start();

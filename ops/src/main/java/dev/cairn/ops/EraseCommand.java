@@ -7,6 +7,7 @@ import static dev.cairn.ops.SettingTable.XAPI_VERSION;
 
 import dev.cairn.erase.ErasurePlan;
 import dev.cairn.erase.Erasures;
+import dev.cairn.erase.OnlineErasure;
 import dev.cairn.erase.PendingErasure;
 import dev.cairn.erase.TableErasure;
 import dev.cairn.log.BadLogEntryException;
@@ -30,6 +31,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -137,12 +139,27 @@ final class EraseCommand implements Callable<Integer> {
                       boolean pending) throws Exception {
         long started = System.nanoTime();
         log.repairTornTail(); // as an ingest does on start: the erasure is this log's writer now
-        if (!pending) {
-            try (Database live = Database.open(s.get(DB).jdbc())) {
-                erasureId = Erasures.freshId(new ErasureStore(live));
+        ErasurePlan plan;
+        String outOfOrder = null;
+        try (Database live = Database.open(s.get(DB).jdbc())) {
+            ErasureStore store = new ErasureStore(live);
+            if (!pending) {
+                erasureId = Erasures.freshId(store);
+            }
+            if (dryRun) {
+                plan = ErasurePlan.counting(log, request, erasureId, upTo);
+            } else {
+                // A retention period keeps the names of the agents a kept statement names, which the tables say; in
+                // tables out of stored order (never written by Cairn) every name of a removed statement goes.
+                Predicate<String> namedByKept = null;
+                if (request.storedBeforeMillis() != null) {
+                    Optional<ErasureStore.KeptStatements> kept = store.keptFrom(request.storedBeforeMillis());
+                    outOfOrder = kept.isEmpty() ? OnlineErasure.OUT_OF_ORDER : null;
+                    namedByKept = kept.isPresent() ? ErasurePlan.namedBy(kept.get()) : agent -> false;
+                }
+                plan = ErasurePlan.of(log, request, erasureId, upTo, namedByKept);
             }
         }
-        ErasurePlan plan = ErasurePlan.of(log, request, erasureId, upTo);
         long planned = System.nanoTime();
         ErasurePlan.Counts c = plan.counts();
         System.out.printf("%s: %d statements removed, %d rewritten, %d document entries voided; %d log entries (%d "
@@ -168,15 +185,17 @@ final class EraseCommand implements Callable<Integer> {
         List<EventLog.Rewrite> prepared = null;
         try (Database live = Database.open(s.get(DB).jdbc())) {
             ErasureStore store = new ErasureStore(live);
-            if (pending && store.recorded(erasureId)) {
+            if (pending && store.recorded(erasureId) && request.storedBeforeMillis() == null) {
                 tables = "table rows changed before the interruption";
                 rebuild = false;
             } else {
                 // A mark without the erasure recorded may be a run's that had begun rewriting the log, whose
                 // rewritten entries no plan finds again: only a rebuild from the log matches that.
                 TableErasure rows = new TableErasure(log, plan, store);
+                // A retention period's names were judged from the tables before they changed: planned again after,
+                // it may judge an agent otherwise, so only a rebuild from the log matches the entries rewritten before.
                 Optional<String> why = pending ? Optional.of("an interrupted erasure is finished")
-                        : rows.whyRebuild();
+                        : outOfOrder != null ? Optional.of(outOfOrder) : rows.whyRebuild();
                 if (why.isEmpty()) {
                     try (ProjectionWriter writer = new ProjectionWriter(live)) {
                         TableErasure.Result result = rows.apply(writer, record, Erasures.REWRITE_BATCH_BYTES);

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.cairn.erase.ErasurePlan;
 import dev.cairn.erase.Erasures;
 import dev.cairn.erase.OnlineErasure;
-import dev.cairn.erase.PendingErasure;
 import dev.cairn.store.ErasureRequests;
 import dev.cairn.http.BodyReceiver;
 import dev.cairn.http.ErrorPolicy;
@@ -40,11 +39,13 @@ import java.util.function.LongSupplier;
  * does, in a running Cairn, in any of its processes:
  * <ul>
  *   <li>{@code GET /admin/erasures}: every erasure recorded, oldest first (what was asked, as hashes, and counts);</li>
- *   <li>{@code POST /admin/erasures} with {@code {"agents": [Agent, ...], "dryRun": false}}: asks the process that
- *   projects to erase the people ({@link ErasureRequests}, {@link dev.cairn.erase.ErasureRequestRunner}) and answers
- *   200 with what was erased once no read returns it and no file holds it; 404 when nothing stored names them; 409
- *   {@code erasure.offline} with the reason when the erasure must run with the processes stopped
- *   ({@code statementIds} and {@code storedBefore} are taken too, and always need that); 202 with the erasure's id
+ *   <li>{@code POST /admin/erasures} with {@code {"agents": [Agent, ...], "dryRun": false}} or
+ *   {@code {"storedBefore": Timestamp}} (a retention period): asks the process that projects to erase the people or
+ *   the statements stored before that time ({@link ErasureRequests}, {@link dev.cairn.erase.ErasureRequestRunner})
+ *   and answers 200 with what was erased once no read returns it and no file holds it; 404 when nothing stored
+ *   matches; 409 {@code erasure.offline} with the reason when the erasure must run with the processes stopped
+ *   ({@code statementIds} are taken too, and always need that, as do people and a period at once); 202 with the
+ *   erasure's id
  *   when it has not finished within {@value #WAIT_MILLIS} ms (it goes on: {@code GET} lists it once done). A dry run
  *   is planned here and changes nothing.</li>
  * </ul>
@@ -137,8 +138,8 @@ final class ErasuresHandler implements HttpHandler {
         }
         ErasurePlan.Request request = request(root);
         if (request.isEmpty()) {
-            throw new XapiException("$.agents", "erasure.invalid", "say what to erase: agents (statementIds and "
-                    + "storedBefore need the processes stopped: cairn erase)");
+            throw new XapiException("$.agents", "erasure.invalid", "say what to erase: agents, or storedBefore for a "
+                    + "retention period (statementIds need the processes stopped: cairn erase)");
         }
         JsonNode dry = root.path("dryRun");
         if (!dry.isMissingNode() && !dry.isBoolean()) {
@@ -146,9 +147,9 @@ final class ErasuresHandler implements HttpHandler {
         }
         String offline = !request.statementIds().isEmpty() ? "statements removed by id take the names they gave with "
                 + "them, which only a rebuild of the tables matches"
-                : request.storedBeforeMillis() != null ? "a retention period may remove most of the log: the tables are "
-                + "rebuilt from it" : !store.deletesLeaveNoCopies() ? "a database created by an earlier release may "
-                + "keep stale copies of rows in its free pages: a new one is built" : null;
+                : request.storedBeforeMillis() != null && !request.people().isEmpty() ? "a retention period together "
+                + "with people: ask for each alone" : !store.deletesLeaveNoCopies() ? "a database created by an earlier "
+                + "release may keep stale copies of rows in its free pages: a new one is built" : null;
         if (offline != null) {
             offline(exchange, offline);
             return;
@@ -173,7 +174,7 @@ final class ErasuresHandler implements HttpHandler {
         ErasureRequests.Outcome o;
         String erasureId;
         try {
-            erasureId = ask(request);
+            erasureId = Erasures.ask(store, requests, syncedPosition.getAsLong(), request);
             wake.run();
             o = await(erasureId);
         } finally {
@@ -186,8 +187,10 @@ final class ErasuresHandler implements HttpHandler {
                 send(exchange, 200, erasureId, false, new ErasurePlan.Counts(e.statementsRemoved(),
                         e.statementsRewritten(), e.documentEntries(), e.logEntries(), e.logBytes()), o.why(), e.millis());
             }
-            case NOTHING -> Responses.error(exchange, 404, "erasure.no_match", "$.agents", "nothing stored names them; "
-                    + "nothing was erased");
+            case NOTHING -> Responses.error(exchange, 404, "erasure.no_match",
+                    request.storedBeforeMillis() != null ? "$.storedBefore" : "$.agents",
+                    request.storedBeforeMillis() != null ? "no statement was stored before it; nothing was erased"
+                            : "nothing stored names them; nothing was erased");
             case OFFLINE -> offline(exchange, o.why());
             case FAILED -> Responses.error(exchange, 500, "erasure.failed", "server", "erasure " + erasureId
                     + " failed: " + o.why() + "; the server's log says more");
@@ -208,18 +211,6 @@ final class ErasuresHandler implements HttpHandler {
         exchange.getResponseHeaders().put(Headers.RETRY_AFTER, 60);
         Responses.error(exchange, 503, "erasure.busy", "path " + PATH, why + "; ask again later (a batch of people "
                 + "goes in one request's agents)");
-    }
-
-    /** Adds the request to those waiting, under a new erasure id, which it returns. */
-    private String ask(ErasurePlan.Request request) {
-        List<String> agentKeys = request.people().stream().map(Ifi::key).toList();
-        while (true) {
-            String erasureId = Erasures.freshId(store);
-            if (requests.ask(erasureId, syncedPosition.getAsLong(), PendingErasure.encode(erasureId, request),
-                    agentKeys)) {
-                return erasureId;
-            }
-        }
     }
 
     /** Waits for the erasure to run, up to {@link #WAIT_MILLIS}; its status then. */

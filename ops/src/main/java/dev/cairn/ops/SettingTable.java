@@ -10,6 +10,8 @@ import dev.cairn.xapi.XapiVersion;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.function.Function;
 
@@ -106,11 +108,19 @@ final class SettingTable {
             "The xAPI version reported on the 400 to a request without a version header (and the rules cairn "
                     + "import validates with): 2.0.0 or 1.0.3", SettingTable::xapiVersion, constant(XapiVersion.V2_0_0));
 
+    static final Setting<Duration> RETENTION = new Setting<>("retention", "DURATION", "none",
+            "How long statements are kept, as an ISO 8601 duration such as P365D or PT12H: the process that projects "
+                    + "erases those stored longer ago, as cairn erase --stored-before does; none keeps every statement",
+            SettingTable::retention, constant(null));
+    static final Setting<Long> RETENTION_CHECK = new Setting<>("retention-check", "MS", "86400000",
+            "How often (ms) the retention period is enforced; the first time at most a minute after start",
+            whole("retention-check", 100, Long.MAX_VALUE, " ms"), constant(86_400_000L));
+
     /** Every setting, in the order of the README's table and of {@code --help}. */
     static final List<Setting<?>> ALL = List.of(DATA, DB, LOG_DIR, HOST, PORT, ADMIN_CREDENTIAL, ADMIN_CREDENTIAL_FILE,
             ACK, MAX_BODY, MAX_UNAUTHENTICATED_BODY, DEFAULT_LIMIT, MAX_LIMIT, MAX_PAGE_BYTES, RING_SIZE,
             PROJECTOR_BATCH, READY_LAG, DB_READERS, HEADER_TIMEOUT, BODY_TIMEOUT, WRITE_TIMEOUT, MAX_CONNECTIONS,
-            CORS_ORIGINS, CORS_MAX_AGE, VISIBLE_TIMEOUT, DISK_RESERVE, XAPI_VERSION);
+            CORS_ORIGINS, CORS_MAX_AGE, VISIBLE_TIMEOUT, DISK_RESERVE, XAPI_VERSION, RETENTION, RETENTION_CHECK);
 
     private SettingTable() {
     }
@@ -192,6 +202,23 @@ final class SettingTable {
     private static XapiVersion xapiVersion(String text) {
         return XapiVersion.fromHeader(text).orElseThrow(() ->
                 new IllegalArgumentException("xapi-version=" + text + " must be 1.0.3 or 2.0.0"));
+    }
+
+    private static Duration retention(String text) {
+        if (text.equals("none")) {
+            return null;
+        }
+        Duration d;
+        try {
+            d = Duration.parse(text);
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException("retention=" + text + " is not an ISO 8601 duration in days, hours, "
+                    + "minutes or seconds (P365D, PT12H), nor none");
+        }
+        if (d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException("retention=" + text + " must be longer than nothing");
+        }
+        return d;
     }
 
     /** The first line of admin-credential-file, when it is given. */

@@ -18,7 +18,9 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -112,6 +114,52 @@ class AdminErasureApiTest extends LrsOnEachDatabase {
     }
 
     /**
+     * A retention period asked of a running Cairn removes what was stored before its end, row by row: the names of
+     * those who are still in the store stay, the others' go from the tables and the files (from an earlier erasure's
+     * residues too), and a replay of the rewritten log gives the tables it left.
+     */
+    @Test
+    void aRetentionPeriodErasesWhatWasStoredBeforeItFromARunningCairn() throws Exception {
+        long end = scene.playRetention(lrs);
+        assertEquals(200, call("POST", ERASE_ADA, ADMIN).statusCode());
+        HttpResponse<String> r = call("POST", "{\"storedBefore\":\"" + Instant.ofEpochMilli(end) + "\"}", ADMIN);
+        assertEquals(200, r.statusCode(), r.body());
+        assertEquals(ErasureScene.EXPIRED.size(), TestLrs.json(r).get("statementsRemoved").asInt(), r.body());
+        scene.assertRetained(lrs, data);
+        JsonNode audit = TestLrs.json(call("GET", null, ADMIN)).get("erasures");
+        assertTrue(audit.get(1).get("subject").asText().startsWith("stored before "), audit.toString());
+        refused(call("POST", "{\"storedBefore\":\"" + Instant.ofEpochMilli(end) + "\"}", ADMIN), 404,
+                "erasure.no_match", "$.storedBefore");
+        lrs.close();
+        lrs = null;
+        RestartAndReplayTest.assertReplayRebuildsTheSameTables(data, database.url());
+    }
+
+    /** With the retention setting, the process that projects erases what was stored longer ago, on its own. */
+    @Test
+    void theRetentionSettingErasesWhatWasStoredLongerAgoOnItsOwn() throws Exception {
+        lrs.close();
+        Map<String, String> given = new HashMap<>(Map.of("data", data.toString(), "db", database.url(), "port", "0",
+                "admin-credential", TestLrs.KEY + ":" + TestLrs.SECRET, "retention", "PT5S", "retention-check", "200"));
+        lrs = new TestLrs(Settings.parse(given));
+        String first = TestLrs.json(lrs.post(Statements.statement("first@example.com", Statements.COMPLETED,
+                ErasureScene.ACTIVITY))).get(0).asText();
+        Thread.sleep(2_000);
+        String second = TestLrs.json(lrs.post(Statements.statement("second@example.com", Statements.COMPLETED,
+                ErasureScene.ACTIVITY))).get(0).asText();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (lrs.get("/xapi/statements?statementId=" + first).statusCode() != 404) {
+            assertTrue(System.nanoTime() < deadline, "the first statement is erased within 30 s");
+            Thread.sleep(100);
+        }
+        assertEquals(200, lrs.get("/xapi/statements?statementId=" + second).statusCode(),
+                "the second is younger than the period");
+        assertTrue(TestLrs.json(call("GET", null, ADMIN)).get("erasures").get(0).get("subject").asText()
+                .startsWith("stored before "));
+        assertFalse(anyFileHolds(data, "first@example.com"));
+    }
+
+    /**
      * Writers go on through an erasure: every statement acknowledged to them is stored and found, before, during and
      * after it, and the log they appended to while entries before them were rewritten replays to the same tables.
      */
@@ -184,7 +232,10 @@ class AdminErasureApiTest extends LrsOnEachDatabase {
         refused(call("POST", "{\"statementIds\":[\"not-a-uuid\"]}", ADMIN), 400, null, "$.statementIds[0]");
         refused(call("POST", "{\"agents\":[{\"mbox\":\"mailto:nobody@example.com\"}]}", ADMIN), 404,
                 "erasure.no_match", "$.agents");
-        refused(call("POST", "{\"storedBefore\":\"" + Instant.now() + "\"}", ADMIN), 409, "erasure.offline", "$");
+        refused(call("POST", "{\"storedBefore\":\"2000-01-01T00:00:00Z\"}", ADMIN), 404, "erasure.no_match",
+                "$.storedBefore");
+        refused(call("POST", "{\"agents\":[" + ADA_AGENT + "],\"storedBefore\":\"" + Instant.now() + "\"}", ADMIN),
+                409, "erasure.offline", "$");
         refused(call("POST", "{\"statementIds\":[\"" + scene.ids.get("carol's") + "\"]}", ADMIN), 409,
                 "erasure.offline", "$");
         PendingErasure.mark(data.resolve("log"), "0000abcd", new dev.cairn.erase.ErasurePlan.Request(List.of(),

@@ -329,6 +329,27 @@ class EraseCommandTest {
     }
 
     /**
+     * A retention period changes the rows it touches instead of rebuilding the tables: the names of those who are still
+     * in the store stay, the others' go from the tables and every file (from an earlier erasure's residues too), and a
+     * replay of the rewritten log gives the tables it left.
+     */
+    @Test
+    void aRetentionPeriodChangesOnlyTheRowsItTouchesAndKeepsTheNamesOfWhoStays() throws Exception {
+        long end;
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            end = scene.playRetention(lrs);
+        }
+        assertEquals(0, erase("--agent", ADA_AGENT));
+        assertEquals(0, erase("--stored-before", java.time.Instant.ofEpochMilli(end).toString()));
+        assertTrue(erased.contains("erasing: " + ErasureScene.EXPIRED.size() + " statements removed"), erased);
+        assertTrue(erased.contains("table rows changed"), erased);
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            scene.assertRetained(lrs, data);
+        }
+        RestartAndReplayTest.assertReplayRebuildsTheSameTables(data, database.url());
+    }
+
+    /**
      * An activity IRI that holds the person's address is rewritten with the statements that name it, which changes the
      * activity's key: the tables are rebuilt from the rewritten log instead of changed row by row.
      */

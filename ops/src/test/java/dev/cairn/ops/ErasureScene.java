@@ -1,6 +1,8 @@
 package dev.cairn.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.store.Database;
 import java.io.IOException;
@@ -89,6 +91,82 @@ final class ErasureScene {
         for (String role : List.of("refers to ada's", "carol's")) {
             exact.put(role, lrs.get("/xapi/statements?format=exact&statementId=" + ids.get(role)).body());
         }
+    }
+
+    /**
+     * Statements stored before and after the end of a retention period, which it returns. Gone (who voids one of
+     * Pupil's), Pupil and Pupil's Teacher appear only before it; Stays before it as "Old Name" and after it as "New
+     * Name", in a statement that refers to one of Gone's; Late before it alone, and after it as the instructor of a
+     * statement of Ada's; an activity is defined only before it. Ada has a statement with Teacher as instructor before
+     * it: erased first ({@link #ADA_AGENT}), her statements leave residues that name Teacher (before the end) and Late
+     * (after it).
+     */
+    long playRetention(TestLrs lrs) throws Exception {
+        String activity = "{\"id\":\"" + ACTIVITY + "\"}";
+        String gones = post(lrs, "gone's", statement(agent("gone@example.com", "Gone Learner"), Statements.COMPLETED,
+                "{\"id\":\"http://example.com/old-course\",\"definition\":{\"name\":{\"en-US\":\"The old course\"}}}", ""));
+        String pupils = post(lrs, "pupil's", statement(agent("pupil@example.com", "Pupil"), Statements.ATTEMPTED,
+                activity, ",\"context\":{\"instructor\":" + agent("teacher@example.com", "Teacher") + "}"));
+        post(lrs, "gone voids pupil's", statement(agent("gone@example.com", "Gone Learner"),
+                "http://adlnet.gov/expapi/verbs/voided", "{\"objectType\":\"StatementRef\",\"id\":\"" + pupils + "\"}",
+                ""));
+        post(lrs, "ada with teacher", statement(agent(ADA, "Ada"), Statements.ATTEMPTED, activity,
+                ",\"context\":{\"instructor\":" + agent("teacher@example.com", "Teacher") + "}"));
+        post(lrs, "stays, before", statement(agent("stays@example.com", "Old Name"), Statements.COMPLETED, activity, ""));
+        post(lrs, "late's", statement(agent("late@example.com", "Late"), Statements.COMPLETED, activity, ""));
+        Thread.sleep(20);
+        long end = System.currentTimeMillis();
+        Thread.sleep(20);
+        post(lrs, "stays, after", statement(agent("stays@example.com", "New Name"), Statements.COMPLETED, activity, ""));
+        post(lrs, "refers to gone's", statement(agent("stays@example.com", "New Name"), Statements.COMPLETED,
+                "{\"objectType\":\"StatementRef\",\"id\":\"" + gones + "\"}", ""));
+        post(lrs, "ada with late", statement(agent(ADA, "Ada"), Statements.ATTEMPTED, activity,
+                ",\"context\":{\"instructor\":" + agent("late@example.com", "Late Teacher") + "}"));
+        for (String role : List.of("stays, after", "refers to gone's")) {
+            exact.put(role, lrs.get("/xapi/statements?format=exact&statementId=" + ids.get(role)).body());
+        }
+        return end;
+    }
+
+    /** The statements a retention period ending at {@link #playRetention}'s end removes. */
+    static final List<String> EXPIRED = List.of("gone's", "pupil's", "gone voids pupil's", "stays, before", "late's");
+
+    /**
+     * What Ada's erasure then a retention period ending at {@link #playRetention}'s end leave: the statements stored
+     * after it, byte for byte; the names of Stays (both) and of Late (both: a kept residue names Late); the old
+     * activity's definition; and no trace of Gone, Pupil or Teacher in any file of {@code data}.
+     */
+    void assertRetained(TestLrs lrs, Path data) throws Exception {
+        for (String role : EXPIRED) {
+            assertEquals(404, lrs.get("/xapi/statements?statementId=" + ids.get(role)).statusCode(), role);
+            assertEquals(404, lrs.get("/xapi/statements?voidedStatementId=" + ids.get(role)).statusCode(), role);
+        }
+        for (String role : List.of("stays, after", "refers to gone's")) {
+            assertEquals(exact.get(role), lrs.get("/xapi/statements?format=exact&statementId=" + ids.get(role)).body(),
+                    role + " is byte for byte as it was");
+        }
+        assertEquals(List.of("New Name", "Old Name"), names(lrs, "stays@example.com"));
+        assertEquals(List.of("Late", "Late Teacher"), names(lrs, "late@example.com"));
+        assertEquals(List.of(), names(lrs, "gone@example.com"));
+        assertEquals(List.of(), names(lrs, "teacher@example.com"));
+        assertEquals("The old course", TestLrs.json(lrs.get("/xapi/activities?activityId="
+                + URLEncoder.encode("http://example.com/old-course", StandardCharsets.UTF_8))).path("definition")
+                .path("name").path("en-US").asText(), "an activity's definition is the activity's, kept");
+        for (String gone : List.of("gone@example.com", "Gone Learner", "pupil@example.com", "teacher@example.com")) {
+            assertFalse(anyFileHolds(data, gone), gone + " is in no file");
+        }
+        assertTrue(anyFileHolds(data, "stays@example.com"));
+    }
+
+    /** The names /agents gives the agent with this mailbox, sorted. */
+    static List<String> names(TestLrs lrs, String mbox) throws Exception {
+        HttpResponse<String> r = lrs.get("/xapi/agents?agent=" + URLEncoder.encode("{\"mbox\":\"mailto:" + mbox
+                + "\"}", StandardCharsets.UTF_8));
+        assertEquals(200, r.statusCode(), r.body());
+        List<String> out = new java.util.ArrayList<>();
+        TestLrs.json(r).path("name").forEach(n -> out.add(n.asText()));
+        java.util.Collections.sort(out);
+        return out;
     }
 
     static String state(String mbox) {

@@ -12,6 +12,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.Predicate;
 
 /** The audit of erasures: what each one erased and how long it took, without the erased personal data. */
@@ -161,6 +164,118 @@ public final class ErasureStore {
             }
         } catch (SQLException ex) {
             throw new StoreException("cannot read " + query + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    /**
+     * The statements a retention period that removes those stored before {@code storedBeforeMillis} keeps, as the
+     * tables hold them: the sequence numbers from the first stored at or after it on, since stored times never
+     * decrease with them; empty when the tables hold a statement stored before it after one stored at or after it (a
+     * retention period would not remove a prefix of them).
+     */
+    public Optional<KeptStatements> keptFrom(long storedBeforeMillis) {
+        try (Connection c = db.reader();
+             PreparedStatement first = c.prepareStatement(db.sql("first_seq_stored_from"));
+             PreparedStatement last = c.prepareStatement(db.sql("last_seq_stored_before"))) {
+            first.setLong(1, storedBeforeMillis);
+            last.setLong(1, storedBeforeMillis);
+            long firstKept = Long.MAX_VALUE;
+            try (ResultSet rs = first.executeQuery()) {
+                if (rs.next() && rs.getObject(1) != null) {
+                    firstKept = rs.getLong(1);
+                }
+            }
+            try (ResultSet rs = last.executeQuery()) {
+                if (rs.next() && rs.getObject(1) != null && rs.getLong(1) > firstKept) {
+                    return Optional.empty();
+                }
+            }
+            return Optional.of(new KeptStatements(firstKept));
+        } catch (SQLException ex) {
+            throw new StoreException("cannot read the statements' stored times: " + ex.getMessage(), ex);
+        }
+    }
+
+    /** Whether the tables hold a statement stored before {@code millis}: a retention period has some to erase. */
+    public boolean anyStoredBefore(long millis) {
+        try (Connection c = db.reader(); PreparedStatement ps = c.prepareStatement(db.sql("last_seq_stored_before"))) {
+            ps.setLong(1, millis);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getObject(1) != null;
+            }
+        } catch (SQLException ex) {
+            throw new StoreException("cannot read the statements' stored times: " + ex.getMessage(), ex);
+        }
+    }
+
+    /** The statements from sequence number {@code firstSeq} on ({@link #keptFrom}). */
+    public final class KeptStatements {
+        private final long firstSeq;
+
+        private KeptStatements(long firstSeq) {
+            this.firstSeq = firstSeq;
+        }
+
+        /**
+         * Whether one of them that matches the agent with this IFI key (as its own key or one it inherits through a
+         * StatementRef) is one {@code names} accepts, given its stored JSON; they are offered newest first, and
+         * the first accepted ends the search.
+         */
+        public boolean anyMatching(String agentKey, Predicate<byte[]> names) {
+            if (firstSeq == Long.MAX_VALUE) {
+                return false;
+            }
+            try (Connection c = db.reader();
+                 PreparedStatement json = c.prepareStatement(db.sql("statement_json_at"))) {
+                NavigableMap<Long, Long> blocks = matchBlocks(c, agentKey).descendingMap();
+                for (Map.Entry<Long, Long> b : blocks.entrySet()) {
+                    for (int bit = 63; bit >= 0; bit--) {
+                        long seq = (b.getKey() << 6) + bit;
+                        if ((b.getValue() >>> bit & 1) == 0 || seq < firstSeq) {
+                            continue;
+                        }
+                        json.setLong(1, seq);
+                        try (ResultSet rs = json.executeQuery()) {
+                            if (rs.next() && names.test(rs.getBytes(1))) {
+                                return true;
+                            }
+                        }
+                    }
+                }
+                return false;
+            } catch (SQLException ex) {
+                throw new StoreException("cannot read the statements of an agent: " + ex.getMessage(), ex);
+            }
+        }
+
+        /** The agent's match rows from firstSeq's block on, by block, each table's rows OR-ed (SQLite has two). */
+        private NavigableMap<Long, Long> matchBlocks(Connection c, String agentKey) throws SQLException {
+            NavigableMap<Long, Long> out = new TreeMap<>();
+            long entry;
+            try (PreparedStatement ps = c.prepareStatement(db.sql("filter_key_id"))) {
+                ps.setInt(1, FilterKey.Kind.AGENT.ordinal());
+                ps.setString(2, agentKey);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        return out;
+                    }
+                    entry = rs.getLong(1) * 2; // scope 0: every match
+                }
+            }
+            List<String> queries = db.dialect() == Dialect.SQLITE
+                    ? List.of("match_blocks_from", "recent_match_blocks_from") : List.of("match_blocks_from");
+            for (String query : queries) {
+                try (PreparedStatement ps = c.prepareStatement(db.sql(query))) {
+                    ps.setLong(1, entry);
+                    ps.setLong(2, firstSeq >> 6);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            out.merge(rs.getLong(1), rs.getLong(2), (a, b) -> a | b);
+                        }
+                    }
+                }
+            }
+            return out;
         }
     }
 

@@ -124,6 +124,21 @@ public final class ProjectionWriter implements AutoCloseable {
         }
     }
 
+    /**
+     * Deletes the names of the agents a retention period left nothing of ({@code unnamed}) and the agent filter keys
+     * among {@code agentKeys} no statement matches any more, once {@link #erase} has taken its statements out.
+     */
+    public void forgetExpiredAgents(Set<String> unnamed, Set<String> agentKeys) {
+        try {
+            claim();
+            keyIds.flush();
+            resources.forgetExpiredAgents(transaction.connection(), unnamed, agentKeys);
+            keyIds.forget(); // it may hold ids of the deleted keys
+        } catch (SQLException e) {
+            throw new StoreException("cannot erase the names and keys of expired agents: " + e.getMessage(), e);
+        }
+    }
+
     /** Replaces an activity's stored definition: an erasure took a person out of it. */
     public void replaceActivityDefinition(String activityId, byte[] definition) {
         try {

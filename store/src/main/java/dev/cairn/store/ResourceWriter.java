@@ -196,6 +196,25 @@ final class ResourceWriter {
     }
 
     /**
+     * Deletes what the tables keep of the agents a retention period left nothing of: the names of those in
+     * {@code unnamed}, and the agent filter keys among {@code agentKeys} that no statement matches any more.
+     */
+    void forgetExpiredAgents(Connection c, Set<String> unnamed, Set<String> agentKeys) throws SQLException {
+        try (PreparedStatement names = c.prepareStatement(db.sql("delete_agent_names"));
+             PreparedStatement keys = c.prepareStatement(db.sql("delete_unmatched_filter_key"))) {
+            for (String key : unnamed) {
+                names.setString(1, key);
+                names.executeUpdate();
+            }
+            for (String key : agentKeys) {
+                keys.setInt(1, FilterKey.Kind.AGENT.ordinal());
+                keys.setString(2, key);
+                keys.executeUpdate();
+            }
+        }
+    }
+
+    /**
      * Replaces an activity's stored definition by {@code definition} (an erasure took a person out of it), written as
      * a merge writes one, so that its numbers read as a replay's would ({@code 1.0E-4}, not {@code 0.00010}).
      */

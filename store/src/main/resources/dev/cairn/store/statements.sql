@@ -343,3 +343,22 @@ SELECT count(*) FROM erasure
 
 -- name: agents_being_erased
 SELECT agent_keys FROM erasure_request WHERE status = 'pending' AND agent_keys IS NOT NULL
+
+-- name: first_seq_stored_from
+SELECT min(seq) FROM statement WHERE stored_ms >= ?
+
+-- name: last_seq_stored_before
+SELECT max(seq) FROM statement WHERE stored_ms < ?
+
+-- name: filter_key_id
+SELECT id FROM filter_key WHERE kind = ? AND value = ?
+
+-- name: match_blocks_from
+SELECT block, bits FROM statement_match WHERE entry = ? AND block >= ?
+
+-- name: statement_json_at
+SELECT json FROM statement WHERE seq = ?
+
+-- name: delete_unmatched_filter_key
+DELETE FROM filter_key WHERE kind = ? AND value = ?
+AND NOT EXISTS (SELECT 1 FROM statement_match m WHERE m.entry = filter_key.id * 2)

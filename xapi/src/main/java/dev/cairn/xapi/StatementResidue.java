@@ -9,16 +9,17 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * What a statement an erasure removes leaves in its place in the log (docs/erasure.md): the activity definitions it
- * gave and, unless a retention period removed it, the names it gave agents (the erased people's taken out). An
- * activity's canonical definition is merged from every statement that defines it, in log order, each newer value over
- * the older ones, and is the activity's, not a learner's; a removed statement that left no trace would make a replay
- * merge another definition than the tables held, and finding it again from the statements left would read every
- * statement of a popular activity. An agent's names are a set that the tables cannot say which statements gave, so a
- * name kept with its statement's place lets an erasure change only the rows it touches and still equal a replay.
- * Nothing else of the statement is kept: its id, verb, result and context go with it.
+ * gave and the names it gave agents: the erased people's taken out, and for a retention period those of agents it
+ * leaves nothing else of. An activity's canonical definition is merged from every statement that defines it, in log
+ * order, each newer value over the older ones, and is the activity's, not a learner's; a removed statement that left no
+ * trace would make a replay merge another definition than the tables held, and finding it again from the statements
+ * left would read every statement of a popular activity. An agent's names are a set that the tables cannot say which
+ * statements gave, so a name kept with its statement's place lets an erasure change only the rows it touches and still
+ * equal a replay. Nothing else of the statement is kept: its id, verb, result and context go with it.
  *
  * <p>Its bytes: a format byte, then the count of definitions, then the activity id and the definition JSON of each,
  * both as a length (int32) and UTF-8; in format 2 then the count of names and the IFI key and name of each, the same
@@ -28,9 +29,26 @@ public record StatementResidue(List<ActivityDefinitions.Defined> definitions, Li
     private static final byte DEFINITIONS = 1;
     private static final byte DEFINITIONS_AND_NAMES = 2;
 
-    /** What {@code s} leaves when removed: its definitions, and with {@code names} the names it gives agents. */
-    public static StatementResidue of(Statement s, boolean names) {
-        return new StatementResidue(ActivityDefinitions.of(s), names ? AgentNames.of(s) : List.of());
+    /** What {@code s} leaves when removed: its definitions, and the names it gives the agents {@code keepsName} keeps. */
+    public static StatementResidue of(Statement s, Predicate<String> keepsName) {
+        List<AgentNames.Named> names = new ArrayList<>(2);
+        for (AgentNames.Named n : AgentNames.of(s)) {
+            if (keepsName.test(n.ifiKey())) {
+                names.add(n);
+            }
+        }
+        return new StatementResidue(ActivityDefinitions.of(s), names);
+    }
+
+    /** This residue without the names of the agents {@code drops} drops; itself when it names none of them. */
+    public StatementResidue withoutNamesOf(Predicate<String> drops) {
+        List<AgentNames.Named> kept = new ArrayList<>(names.size());
+        for (AgentNames.Named n : names) {
+            if (!drops.test(n.ifiKey())) {
+                kept.add(n);
+            }
+        }
+        return kept.size() == names.size() ? this : new StatementResidue(definitions, kept);
     }
 
     public boolean isEmpty() {

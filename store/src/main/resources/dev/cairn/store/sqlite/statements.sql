@@ -50,3 +50,12 @@ SELECT block, bits FROM statement_match_recent WHERE entry = ? AND block BETWEEN
 -- The match index as reads see it: a row of each table OR-ed together.
 SELECT entry, block, min(bits) | max(bits) FROM (SELECT entry, block, bits FROM statement_match UNION ALL
 SELECT entry, block, bits FROM statement_match_recent) GROUP BY entry, block ORDER BY entry, block
+
+-- name: recent_match_blocks_from
+-- As match_blocks_from, from statement_match_recent.
+SELECT block, bits FROM statement_match_recent WHERE entry = ? AND block >= ?
+
+-- name: delete_unmatched_filter_key
+DELETE FROM filter_key WHERE kind = ? AND value = ?
+AND NOT EXISTS (SELECT 1 FROM statement_match m WHERE m.entry = filter_key.id * 2)
+AND NOT EXISTS (SELECT 1 FROM statement_match_recent r WHERE r.entry = filter_key.id * 2)

@@ -1,0 +1,84 @@
+package dev.cairn.erase;
+
+import dev.cairn.log.EventLog;
+import dev.cairn.store.ErasureRequests;
+import dev.cairn.store.ErasureStore;
+import dev.cairn.xapi.Timestamps;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Enforces a retention period in a running Cairn (the {@code retention} setting): in the process that projects, every
+ * {@code checkMillis} (the first time {@value #FIRST_CHECK_MILLIS} ms after start at most), asks for the erasure of the
+ * statements stored longer ago than the period, as {@code POST /admin/erasures} with {@code storedBefore} does, when the
+ * tables hold one and no erasure is waiting; {@link ErasureRequestRunner} runs it beside the running ingest and
+ * readers, and the erasure is recorded as any other ({@code GET /admin/erasures}).
+ */
+public final class RetentionSchedule implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(RetentionSchedule.class);
+    static final long FIRST_CHECK_MILLIS = 60_000;
+
+    private final Duration period;
+    private final long checkMillis;
+    private final Clock clock;
+    private final ErasureStore erasures;
+    private final ErasureRequests requests;
+    private final EventLog log;
+    private final Runnable wake;
+    private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "cairn-retention");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /** @param wake tells the erasure runner of this process that a request is waiting */
+    public RetentionSchedule(Duration period, long checkMillis, Clock clock, ErasureStore erasures,
+                             ErasureRequests requests, EventLog log, Runnable wake) {
+        this.period = period;
+        this.checkMillis = checkMillis;
+        this.clock = clock;
+        this.erasures = erasures;
+        this.requests = requests;
+        this.log = log;
+        this.wake = wake;
+    }
+
+    public void start() {
+        thread.scheduleWithFixedDelay(this::check, Math.min(checkMillis, FIRST_CHECK_MILLIS), checkMillis,
+                TimeUnit.MILLISECONDS);
+    }
+
+    private void check() {
+        long before = clock.millis() - period.toMillis();
+        try {
+            if (!requests.pending().isEmpty() || !erasures.anyStoredBefore(before)) {
+                return;
+            }
+            String id = Erasures.ask(erasures, requests, log.lastSyncedPosition(),
+                    new ErasurePlan.Request(List.of(), Set.of(), before));
+            LOG.info("retention {}: erasure {} asked of the statements stored before {}", period, id,
+                    Timestamps.format(before));
+            wake.run();
+        } catch (RuntimeException e) {
+            LOG.warn("retention {}: the statements stored before {} could not be erased now; trying again in {} ms: {}",
+                    period, Timestamps.format(before), checkMillis, e.getMessage());
+        }
+    }
+
+    @Override
+    public void close() {
+        thread.shutdownNow();
+        try {
+            thread.awaitTermination(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
