@@ -13,19 +13,21 @@ import dev.cairn.log.StatementsStored;
 import dev.cairn.log.StoredStatement;
 import dev.cairn.store.ErasureStore;
 import dev.cairn.xapi.AnyOf;
+import dev.cairn.xapi.Attachment;
 import dev.cairn.xapi.FilterKey;
 import dev.cairn.xapi.FilterKeys;
-import dev.cairn.xapi.Attachment;
 import dev.cairn.xapi.Ifi;
+import dev.cairn.xapi.Statement;
 import dev.cairn.xapi.StatementParser;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Predicate;
@@ -43,16 +45,21 @@ import java.util.function.Predicate;
  * @param entries    the positions of the entries to rewrite, in log order, with each one's length in bytes
  * @param removedIds the ids of the statements removed because of the people or named by id (not those a retention
  *                   period removes, which may be most of the log)
- * @param retention  which agents keep the names a retention period's statements gave them; null when the request has
- *                   no retention period, or the plan only counts (a dry run) and cannot be applied
+ * @param names      which agents keep the names that the statements the request chooses (by id or stored time) gave
+ *                   them; null when it chooses none, or the plan only counts (a dry run) and cannot be applied
  */
 public record ErasurePlan(Request request, String erasureId, List<Entry> entries, Counts counts, Set<UUID> removedIds,
-                          RetentionNames retention) {
+                          ChosenNames names) {
 
     /** What to erase: people (by IFI), statements by id, statements stored before a time (null: none). */
     public record Request(List<Ifi> people, Set<UUID> statementIds, Long storedBeforeMillis) {
         public boolean isEmpty() {
             return people.isEmpty() && statementIds.isEmpty() && storedBeforeMillis == null;
+        }
+
+        /** Whether it removes statements by id or stored time (a retention period), whoever they name. */
+        public boolean choosesAny() {
+            return !statementIds.isEmpty() || storedBeforeMillis != null;
         }
 
         /** Whether {@code s} is removed by its id or by the retention period, whoever it names. */
@@ -86,37 +93,61 @@ public record ErasurePlan(Request request, String erasureId, List<Entry> entries
 
     /**
      * Counts what {@code request} would erase in the entries up to position {@code upTo}, for a dry run: the plan cannot
-     * be applied when the request has a retention period, whose names it does not judge.
+     * be applied when the request chooses statements by id or stored time, whose names it does not judge.
      */
     public static ErasurePlan counting(EventLog log, Request request, String erasureId, long upTo) {
         return of(log, request, erasureId, upTo, null);
     }
 
     /**
-     * Whether a statement of {@code kept} names the agent with this IFI key itself, as actor, object or in its context
-     * (not only through a StatementRef to a statement the period removes): for {@link #of}.
+     * For a request that chooses statements by id or stored time, whether a statement it keeps names the agent with
+     * this IFI key itself (not only through a StatementRef to one it removes), voided or not, as the tables say: for
+     * {@link #of}. Empty when the tables hold a statement stored before the request's time after one stored at or after
+     * it (never written by Cairn), which a plan by rows cannot judge.
      */
-    public static Predicate<String> namedBy(ErasureStore.KeptStatements kept) {
-        return agent -> {
-            FilterKey key = new FilterKey(FilterKey.Kind.AGENT, agent);
-            return kept.anyMatching(agent, json -> FilterKeys.of(StatementParser.parseStored(json).statement()).keys()
-                    .containsKey(key));
-        };
+    public static Optional<Predicate<String>> namedByKept(ErasureStore store, Request request) {
+        Optional<ErasureStore.KeptStatements> kept = store.keptFrom(request.storedBeforeMillis() == null
+                ? Long.MIN_VALUE : request.storedBeforeMillis());
+        if (kept.isEmpty()) {
+            return Optional.empty();
+        }
+        Set<String> inVoided = new HashSet<>();
+        kept.get().forEachVoided(json -> {
+            Statement s = StatementParser.parseStored(json).statement();
+            if (!request.statementIds().contains(s.id())) {
+                inVoided.addAll(agentKeys(s));
+            }
+        });
+        return Optional.of(agent -> inVoided.contains(agent) || kept.get().anyMatching(agent, json -> {
+            Statement s = StatementParser.parseStored(json).statement();
+            return !request.statementIds().contains(s.id()) && agentKeys(s).contains(agent);
+        }));
+    }
+
+    /** The IFI keys of the agents {@code s} names itself (authority and group members included). */
+    static Set<String> agentKeys(Statement s) {
+        Set<String> out = new HashSet<>();
+        for (FilterKey k : FilterKeys.of(s).keys().keySet()) {
+            if (k.kind() == FilterKey.Kind.AGENT) {
+                out.add(k.value());
+            }
+        }
+        return out;
     }
 
     /**
      * Reads {@code log} from its start and plans {@code request}, its placeholder named by {@code erasureId}, in the
      * entries up to position {@code upTo} only: an erasure beside a running ingest erases what was stored before it,
-     * and what follows is new data. With a retention period, {@code namedByKept} says whether a statement the period
-     * keeps names an agent (by its IFI key; {@link #namedBy}): such agents keep the names the removed statements gave
-     * them ({@link RetentionNames}).
+     * and what follows is new data. When the request chooses statements by id or stored time, {@code namedByKept} says
+     * whether a statement it keeps names an agent (by its IFI key; {@link #namedByKept}): such agents keep the names
+     * the removed statements gave them ({@link ChosenNames}).
      */
     public static ErasurePlan of(EventLog log, Request request, String erasureId, long upTo,
                                  Predicate<String> namedByKept) {
         StatementErasure people = new StatementErasure(request.people(), erasureId);
-        RetentionNames retention = request.storedBeforeMillis() == null || namedByKept == null ? null
-                : RetentionNames.find(log, request.storedBeforeMillis(), upTo, namedByKept);
-        Residues residues = new Residues(request, people, retention);
+        ChosenNames names = !request.choosesAny() || namedByKept == null ? null
+                : ChosenNames.find(log, request, upTo, namedByKept);
+        Residues residues = new Residues(request, people, names);
         List<Entry> entries = new ArrayList<>();
         Set<UUID> removedIds = new LinkedHashSet<>();
         long removed = 0;
@@ -159,7 +190,7 @@ public record ErasurePlan(Request request, String erasureId, List<Entry> entries
             }
         }
         return new ErasurePlan(request, erasureId, entries, new Counts(removed, rewritten, documents, entries.size(),
-                bytes), removedIds, retention);
+                bytes), removedIds, names);
     }
 
     /**
@@ -208,8 +239,8 @@ public record ErasurePlan(Request request, String erasureId, List<Entry> entries
 
     /** The changes of {@code batch}'s entries, which this plan found (the same each time), in log order. */
     public List<Change> changes(EventLog log, List<Entry> batch) {
-        if (request.storedBeforeMillis() != null && retention == null) {
-            throw new IllegalStateException("a plan that only counts a retention period is applied");
+        if (request.choosesAny() && names == null) {
+            throw new IllegalStateException("a plan that only counts statements chosen by id or time is applied");
         }
         Residues residues = residues();
         List<Change> out = new ArrayList<>(batch.size());
@@ -243,7 +274,7 @@ public record ErasurePlan(Request request, String erasureId, List<Entry> entries
 
     /** What this erasure leaves in the places of the statements it removes. */
     Residues residues() {
-        return new Residues(request, people(), retention);
+        return new Residues(request, people(), names);
     }
 
     /** The event that takes the place of {@code e}, or null when the erasure leaves it as it is. */
@@ -332,27 +363,24 @@ public record ErasurePlan(Request request, String erasureId, List<Entry> entries
      * What an erasure leaves in a removed statement's place: its residue, what it gave the shared tables (activity
      * definitions, and names), without the people, when its credential could define them.
      */
-    record Residues(Request request, StatementErasure people, RetentionNames retention) {
+    record Residues(Request request, StatementErasure people, ChosenNames names) {
         /**
          * The residue of {@code s}, removed: a statement removed because of a person keeps the names it gave others;
-         * one a retention period removes keeps those of the agents still in the store ({@link RetentionNames}); one
-         * removed by id ({@code chosen}, not by a period) keeps none, since its own people are not erased and would
-         * stay in its place otherwise. Null when nothing is left.
+         * one chosen by id or stored time keeps those of the agents still in the store ({@link ChosenNames}; in a plan
+         * that only counts, none). Null when nothing is left.
          */
         byte[] ofRemoved(StoredStatement s, boolean defines, boolean chosen) {
             if (!defines) {
                 return null;
             }
-            boolean byId = request.statementIds().contains(s.id());
-            Predicate<String> keepsName = !chosen ? agent -> true
-                    : !byId && retention != null && retention.removes(s) ? retention::keeps : agent -> false;
+            Predicate<String> keepsName = !chosen ? agent -> true : names != null ? names::keeps : agent -> false;
             return people.residue(s.json(), keepsName);
         }
 
         /**
          * The residue the tombstone {@code s} of an earlier erasure keeps: the same bytes when the erasure takes nothing
-         * out of it, otherwise without the people (whose addresses a definition's text may hold) and, in the part of the
-         * log a retention period removes, without the names of the agents that lose them; null when nothing is left.
+         * out of it, otherwise without the people (whose addresses a definition's text may hold) and, when the erasure
+         * chooses it (by id or stored time), without the names of the agents that lose them; null when nothing is left.
          */
         byte[] ofTombstone(StoredStatement s) {
             byte[] residue = s.residue();
@@ -360,8 +388,8 @@ public record ErasurePlan(Request request, String erasureId, List<Entry> entries
                 byte[] scrubbed = people.scrubResidue(residue);
                 residue = scrubbed == null ? residue : scrubbed.length == 0 ? null : scrubbed;
             }
-            if (residue != null && retention != null && retention.removes(s)) {
-                byte[] scrubbed = retention.scrub(residue);
+            if (residue != null && names != null && names.removes(s)) {
+                byte[] scrubbed = names.scrub(residue);
                 residue = scrubbed == null ? residue : scrubbed.length == 0 ? null : scrubbed;
             }
             return residue;

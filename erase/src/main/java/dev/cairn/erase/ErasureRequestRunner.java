@@ -8,7 +8,6 @@ import dev.cairn.store.StoreException;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -38,11 +37,7 @@ public final class ErasureRequestRunner implements AutoCloseable {
     private final OnlineErasure online;
     private final ProjectorRunner projector;
     private final EventLog log;
-    private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "cairn-erasure-requests");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService thread = DaemonThread.named("cairn-erasure-requests");
 
     public ErasureRequestRunner(ErasureRequests requests, ErasureStore erasures, OnlineErasure online,
                                 ProjectorRunner projector, EventLog log) {
@@ -99,7 +94,10 @@ public final class ErasureRequestRunner implements AutoCloseable {
             switch (o.status()) {
                 case ERASED -> finish(id, ErasureRequests.Status.ERASED, o.cleanUpError());
                 case NOTHING -> finish(id, ErasureRequests.Status.NOTHING, null);
-                case OFFLINE -> finish(id, ErasureRequests.Status.OFFLINE, o.why());
+                case OFFLINE -> {
+                    LOG.warn("erasure {} was not run: {}; cairn erase runs it with the processes stopped", id, o.why());
+                    finish(id, ErasureRequests.Status.OFFLINE, o.why());
+                }
             }
         } catch (ExecutionException e) {
             LOG.error("erasure {} failed", id, e.getCause());
@@ -124,11 +122,6 @@ public final class ErasureRequestRunner implements AutoCloseable {
 
     @Override
     public void close() {
-        thread.shutdownNow();
-        try {
-            thread.awaitTermination(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        DaemonThread.stop(thread);
     }
 }

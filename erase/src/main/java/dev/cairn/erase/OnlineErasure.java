@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
  * while it is rewritten read it again (the tailer's rereads).
  *
  * <p>Only an erasure whose tables can be changed row by row runs here ({@link TableErasure#whyRebuild}): a person's, a
- * batch of people's, or a retention period's; one that needs the tables rebuilt from the log (statements by id, the
- * people named inside other keys) is refused with the reason, for {@code cairn erase} with the processes stopped. The
+ * batch of people's, statements by id or a retention period's; one that needs the tables rebuilt from the log (people
+ * named inside other keys, people with statements chosen by id or time) is refused with the reason, for {@code cairn erase} with the processes stopped. The
  * pending mark covers the change as it does offline: a process killed mid-way refuses to start until
  * {@code cairn erase} has finished it.
  */
@@ -85,13 +85,13 @@ public final class OnlineErasure {
         ErasureStore store = new ErasureStore(db);
         long upTo = writer.watermark().logIndex();
         Predicate<String> namedByKept = null;
-        if (request.storedBeforeMillis() != null) {
-            Optional<ErasureStore.KeptStatements> kept = store.keptFrom(request.storedBeforeMillis());
-            if (kept.isEmpty()) {
+        if (request.choosesAny()) {
+            Optional<Predicate<String>> named = ErasurePlan.namedByKept(store, request);
+            if (named.isEmpty()) {
                 return new Outcome(Status.OFFLINE, erasureId, ErasurePlan.Counts.NONE, OUT_OF_ORDER, 0,
                         millis(started), null);
             }
-            namedByKept = ErasurePlan.namedBy(kept.get());
+            namedByKept = named.get();
         }
         ErasurePlan plan = ErasurePlan.of(log, request, erasureId, upTo, namedByKept);
         ErasurePlan.Counts c = plan.counts();

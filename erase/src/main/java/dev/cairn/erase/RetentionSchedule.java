@@ -8,7 +8,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -32,11 +31,7 @@ public final class RetentionSchedule implements AutoCloseable {
     private final ErasureRequests requests;
     private final EventLog log;
     private final Runnable wake;
-    private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "cairn-retention");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService thread = DaemonThread.named("cairn-retention");
 
     /** @param wake tells the erasure runner of this process that a request is waiting */
     public RetentionSchedule(Duration period, long checkMillis, Clock clock, ErasureStore erasures,
@@ -61,6 +56,13 @@ public final class RetentionSchedule implements AutoCloseable {
             if (!requests.pending().isEmpty() || !erasures.anyStoredBefore(before)) {
                 return;
             }
+            if (!erasures.deletesLeaveNoCopies()) { // refused online each time, after a whole plan: say so instead
+                LOG.warn("retention {}: the statements stored before {} are not erased: this database was created by an "
+                        + "earlier release and may keep stale copies of rows; run cairn erase --stored-before {} once "
+                        + "with the processes stopped (it builds a new one)", period, Timestamps.format(before),
+                        Timestamps.format(before));
+                return;
+            }
             String id = Erasures.ask(erasures, requests, log.lastSyncedPosition(),
                     new ErasurePlan.Request(List.of(), Set.of(), before));
             LOG.info("retention {}: erasure {} asked of the statements stored before {}", period, id,
@@ -74,11 +76,6 @@ public final class RetentionSchedule implements AutoCloseable {
 
     @Override
     public void close() {
-        thread.shutdownNow();
-        try {
-            thread.awaitTermination(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        DaemonThread.stop(thread);
     }
 }

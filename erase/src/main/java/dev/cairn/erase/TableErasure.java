@@ -30,15 +30,14 @@ import java.util.UUID;
  * ({@link ProjectionWriter#erase}), the people's documents, names and filter keys, and the activity definitions and
  * other agents' names that held their addresses. The log is rewritten after this commits.
  *
- * <p>A retention period's statements are a prefix of the tables' sequence numbers: their rows go as a person's do,
- * and so do the names and agent filter keys of the agents it leaves nothing of ({@link RetentionNames}).
+ * <p>Statements chosen by id or by a retention period go the same way, and so do the names and agent filter keys of
+ * the agents the erasure leaves nothing of ({@link ChosenNames}).
  *
  * <p>Some erasures cannot be matched row by row, and their tables are rebuilt from the rewritten log instead
- * ({@link #whyRebuild}, {@link Outcome#REBUILD}): statements removed by id, whose residues keep no names (a name stays
- * only while a kept statement gives it); a retention period together with people or ids; an erasure whose people are
- * named inside another key (an activity IRI, another agent's identifier), which the rewrite changes; and one whose
- * entries could not keep a removed statement's definitions (the largest residues go when an entry does not fit in its
- * place).
+ * ({@link #whyRebuild}, {@link Outcome#REBUILD}): statements chosen by id or time together with people, whose names
+ * are judged otherwise; an erasure whose people are named inside another key (an activity IRI, another agent's
+ * identifier), which the rewrite changes; and one whose entries could not keep a removed statement's definitions (the
+ * largest residues go when an entry does not fit in its place).
  */
 public final class TableErasure {
     /** What became of the transaction. */
@@ -71,17 +70,12 @@ public final class TableErasure {
 
     /** Why this erasure's tables must be rebuilt from the log instead of changed row by row; empty when they need not. */
     public Optional<String> whyRebuild() {
-        ErasurePlan.Request request = plan.request();
-        if (request.storedBeforeMillis() != null && !(request.people().isEmpty() && request.statementIds().isEmpty())) {
-            return Optional.of("a retention period together with people or statement ids");
+        if (plan.request().choosesAny() && !plan.request().people().isEmpty()) {
+            return Optional.of("statements chosen by id or stored time together with people");
         }
         if (!store.deletesLeaveNoCopies()) {
             return Optional.of("a database created by an earlier release may keep stale copies of rows in its free "
                     + "pages: a new one is built");
-        }
-        if (!plan.request().statementIds().isEmpty()) {
-            // Their names go (ErasurePlan), and whether a kept statement gives one too is not in the tables.
-            return Optional.of("statements removed by id take the names they gave with them");
         }
         Set<String> own = new HashSet<>();
         for (String key : people.keys()) {
@@ -104,7 +98,6 @@ public final class TableErasure {
     public Result apply(ProjectionWriter writer, ErasureStore.Erasure record, long batchBytes) {
         List<EventLog.Rewrite> rewrites = new ArrayList<>();
         long kept = 0;
-        Set<String> expiredAgents = new HashSet<>();
         ErasurePlan.Residues residues = plan.residues();
         try {
             for (List<ErasurePlan.Entry> batch : plan.batches(batchBytes)) {
@@ -113,8 +106,7 @@ public final class TableErasure {
                 Map<Long, Event> replacements = new LinkedHashMap<>();
                 for (ErasurePlan.Change c : plan.changes(log, batch)) {
                     if (c.entry().event() instanceof StatementsStored was
-                            && !statements(was, (StatementsStored) c.replacement(), residues, removed, rewritten,
-                            expiredAgents)) {
+                            && !statements(was, (StatementsStored) c.replacement(), residues, removed, rewritten)) {
                         writer.rollback();
                         return new Result(Outcome.REBUILD, null);
                     }
@@ -131,10 +123,8 @@ public final class TableErasure {
                 }
             }
             writer.forgetPeople(people.keys());
-            if (plan.retention() != null) {
-                Set<String> unnamed = plan.retention().dropped();
-                expiredAgents.addAll(unnamed);
-                writer.forgetExpiredAgents(unnamed, expiredAgents);
+            if (plan.names() != null) {
+                writer.forgetExpiredAgents(plan.names().dropped());
             }
             store.activityDefinitions(people::mayName).forEach((id, definition) -> {
                 byte[] scrubbed = people.scrubDefinition(definition);
@@ -158,13 +148,13 @@ public final class TableErasure {
     }
 
     /**
-     * Adds what the erasure does to the statements of one entry to {@code removed} and {@code rewritten}, and the agents
-     * a retention period's statements match to {@code retentionAgents}; false when a removed statement lost the
-     * residue it gives, or an earlier tombstone its residue (the entry could not hold it), which no row change can
-     * match.
+     * Adds what the erasure does to the statements of one entry to {@code removed} and {@code rewritten}, and judges
+     * every agent a statement chosen by id or time names ({@link ChosenNames#keeps}: those left with nothing go from the
+     * tables); false when a removed statement lost the residue it gives, or an earlier tombstone its residue (the entry
+     * could not hold it), which no row change can match.
      */
     private boolean statements(StatementsStored was, StatementsStored now, ErasurePlan.Residues residues,
-                               Set<UUID> removed, Map<UUID, ProjectedStatement> rewritten, Set<String> retentionAgents) {
+                               Set<UUID> removed, Map<UUID, ProjectedStatement> rewritten) {
         for (int i = 0; i < was.statements().size(); i++) {
             StoredStatement before = was.statements().get(i);
             StoredStatement after = now.statements().get(i);
@@ -184,13 +174,9 @@ public final class TableErasure {
                 if (after.residue() == null && residues.ofRemoved(before, was.defines(), chosen) != null) {
                     return false;
                 }
-                if (chosen && plan.retention() != null) {
-                    for (FilterKey k : FilterKeys.of(StatementParser.parseStored(before.json()).statement()).keys()
-                            .keySet()) {
-                        if (k.kind() == FilterKey.Kind.AGENT) {
-                            retentionAgents.add(k.value());
-                        }
-                    }
+                if (chosen && plan.names() != null) {
+                    ErasurePlan.agentKeys(StatementParser.parseStored(before.json()).statement())
+                            .forEach(plan.names()::keeps);
                 }
                 removed.add(before.id());
             } else {

@@ -141,6 +141,15 @@ final class EraseCommand implements Callable<Integer> {
         log.repairTornTail(); // as an ingest does on start: the erasure is this log's writer now
         ErasurePlan plan;
         String outOfOrder = null;
+        String tables;
+        boolean rebuild;
+        List<EventLog.Rewrite> prepared = null;
+        ErasureStore.Erasure record;
+        ErasurePlan.Counts c;
+        long planned;
+        Path logDir = s.get(LOG_DIR);
+        // One database for the plan and the row changes: the names of statements chosen by id or time are judged from
+        // its tables as they were before the change, some while it is applied.
         try (Database live = Database.open(s.get(DB).jdbc())) {
             ErasureStore store = new ErasureStore(live);
             if (!pending) {
@@ -149,51 +158,44 @@ final class EraseCommand implements Callable<Integer> {
             if (dryRun) {
                 plan = ErasurePlan.counting(log, request, erasureId, upTo);
             } else {
-                // A retention period keeps the names of the agents a kept statement names, which the tables say; in
-                // tables out of stored order (never written by Cairn) every name of a removed statement goes.
+                // Statements chosen by id or time keep the names of the agents a kept statement names, which the
+                // tables say; in tables out of stored order (never written by Cairn) every name of theirs goes.
                 Predicate<String> namedByKept = null;
-                if (request.storedBeforeMillis() != null) {
-                    Optional<ErasureStore.KeptStatements> kept = store.keptFrom(request.storedBeforeMillis());
-                    outOfOrder = kept.isEmpty() ? OnlineErasure.OUT_OF_ORDER : null;
-                    namedByKept = kept.isPresent() ? ErasurePlan.namedBy(kept.get()) : agent -> false;
+                if (request.choosesAny()) {
+                    Optional<Predicate<String>> named = ErasurePlan.namedByKept(store, request);
+                    outOfOrder = named.isEmpty() ? OnlineErasure.OUT_OF_ORDER : null;
+                    namedByKept = named.orElse(agent -> false);
                 }
                 plan = ErasurePlan.of(log, request, erasureId, upTo, namedByKept);
             }
-        }
-        long planned = System.nanoTime();
-        ErasurePlan.Counts c = plan.counts();
-        System.out.printf("%s: %d statements removed, %d rewritten, %d document entries voided; %d log entries (%d "
-                        + "bytes) rewritten in place%n", dryRun ? "would erase" : "erasing", c.statementsRemoved(),
-                c.statementsRewritten(), c.documentEntries(), c.entries(), c.bytes());
-        if (dryRun) {
-            return 0;
-        }
-        if (c.isEmpty() && !pending) {
-            System.err.println("cairn erase: nothing in the log matches; nothing was erased");
-            return 1;
-        }
-        if (pending) {
-            System.out.println("finishing an erasure that was interrupted");
-        }
-        Path logDir = s.get(LOG_DIR);
-        PendingErasure.mark(logDir, erasureId, request, upTo);
-        ErasureStore.Erasure record = new ErasureStore.Erasure(0, System.currentTimeMillis(), Erasures.subject(request),
-                c.statementsRemoved(), c.statementsRewritten(), c.documentEntries(), c.entries(), c.bytes(),
-                (System.nanoTime() - started) / 1_000_000);
-        String tables;
-        boolean rebuild;
-        List<EventLog.Rewrite> prepared = null;
-        try (Database live = Database.open(s.get(DB).jdbc())) {
-            ErasureStore store = new ErasureStore(live);
-            if (pending && store.recorded(erasureId) && request.storedBeforeMillis() == null) {
+            planned = System.nanoTime();
+            c = plan.counts();
+            System.out.printf("%s: %d statements removed, %d rewritten, %d document entries voided; %d log entries (%d "
+                            + "bytes) rewritten in place%n", dryRun ? "would erase" : "erasing", c.statementsRemoved(),
+                    c.statementsRewritten(), c.documentEntries(), c.entries(), c.bytes());
+            if (dryRun) {
+                return 0;
+            }
+            if (c.isEmpty() && !pending) {
+                System.err.println("cairn erase: nothing in the log matches; nothing was erased");
+                return 1;
+            }
+            if (pending) {
+                System.out.println("finishing an erasure that was interrupted");
+            }
+            PendingErasure.mark(logDir, erasureId, request, upTo);
+            record = new ErasureStore.Erasure(0, System.currentTimeMillis(), Erasures.subject(request),
+                    c.statementsRemoved(), c.statementsRewritten(), c.documentEntries(), c.entries(), c.bytes(),
+                    (System.nanoTime() - started) / 1_000_000);
+            // The names of statements chosen by id or time were judged from the tables before they changed: planned
+            // again after, an agent may be judged otherwise, so only a rebuild matches the entries rewritten before.
+            if (pending && store.recorded(erasureId) && !request.choosesAny()) {
                 tables = "table rows changed before the interruption";
                 rebuild = false;
             } else {
                 // A mark without the erasure recorded may be a run's that had begun rewriting the log, whose
                 // rewritten entries no plan finds again: only a rebuild from the log matches that.
                 TableErasure rows = new TableErasure(log, plan, store);
-                // A retention period's names were judged from the tables before they changed: planned again after,
-                // it may judge an agent otherwise, so only a rebuild from the log matches the entries rewritten before.
                 Optional<String> why = pending ? Optional.of("an interrupted erasure is finished")
                         : outOfOrder != null ? Optional.of(outOfOrder) : rows.whyRebuild();
                 if (why.isEmpty()) {
@@ -226,7 +228,7 @@ final class EraseCommand implements Callable<Integer> {
         try (Database live = Database.open(s.get(DB).jdbc())) {
             ErasureStore store = new ErasureStore(live);
             letters = Erasures.cleanUp(live, plan, upTo);
-            if (rebuild) {
+            if (rebuild && !store.recorded(erasureId)) { // recorded before a kill, the rebuild carried it over
                 store.record(record, erasureId);
             }
             store.took(erasureId, millis);

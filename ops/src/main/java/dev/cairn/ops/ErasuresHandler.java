@@ -21,7 +21,6 @@ import dev.cairn.xapi.XapiVersion;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -39,13 +38,12 @@ import java.util.function.LongSupplier;
  * does, in a running Cairn, in any of its processes:
  * <ul>
  *   <li>{@code GET /admin/erasures}: every erasure recorded, oldest first (what was asked, as hashes, and counts);</li>
- *   <li>{@code POST /admin/erasures} with {@code {"agents": [Agent, ...], "dryRun": false}} or
- *   {@code {"storedBefore": Timestamp}} (a retention period): asks the process that projects to erase the people or
- *   the statements stored before that time ({@link ErasureRequests}, {@link dev.cairn.erase.ErasureRequestRunner})
- *   and answers 200 with what was erased once no read returns it and no file holds it; 404 when nothing stored
- *   matches; 409 {@code erasure.offline} with the reason when the erasure must run with the processes stopped
- *   ({@code statementIds} are taken too, and always need that, as do people and a period at once); 202 with the
- *   erasure's id
+ *   <li>{@code POST /admin/erasures} with {@code {"agents": [Agent, ...], "dryRun": false}},
+ *   {@code {"statementIds": [id, ...]}} or {@code {"storedBefore": Timestamp}} (a retention period): asks the process
+ *   that projects to erase the people, the statements or those stored before that time ({@link ErasureRequests},
+ *   {@link dev.cairn.erase.ErasureRequestRunner}) and answers 200 with what was erased once no read returns it and no
+ *   file holds it; 404 when nothing stored matches; 409 {@code erasure.offline} with the reason when the erasure must
+ *   run with the processes stopped (people with statements chosen by id or time, for one); 202 with the erasure's id
  *   when it has not finished within {@value #WAIT_MILLIS} ms (it goes on: {@code GET} lists it once done). A dry run
  *   is planned here and changes nothing.</li>
  * </ul>
@@ -138,18 +136,17 @@ final class ErasuresHandler implements HttpHandler {
         }
         ErasurePlan.Request request = request(root);
         if (request.isEmpty()) {
-            throw new XapiException("$.agents", "erasure.invalid", "say what to erase: agents, or storedBefore for a "
-                    + "retention period (statementIds need the processes stopped: cairn erase)");
+            throw new XapiException("$.agents", "erasure.invalid", "say what to erase: agents, statementIds, or "
+                    + "storedBefore for a retention period");
         }
         JsonNode dry = root.path("dryRun");
         if (!dry.isMissingNode() && !dry.isBoolean()) {
             throw new XapiException("$.dryRun", "erasure.invalid", "dryRun is true or false");
         }
-        String offline = !request.statementIds().isEmpty() ? "statements removed by id take the names they gave with "
-                + "them, which only a rebuild of the tables matches"
-                : request.storedBeforeMillis() != null && !request.people().isEmpty() ? "a retention period together "
-                + "with people: ask for each alone" : !store.deletesLeaveNoCopies() ? "a database created by an earlier "
-                + "release may keep stale copies of rows in its free pages: a new one is built" : null;
+        String offline = request.choosesAny() && !request.people().isEmpty() ? "statements chosen by id or stored "
+                + "time together with people: ask for each alone" : !store.deletesLeaveNoCopies() ? "a database "
+                + "created by an earlier release may keep stale copies of rows in its free pages: a new one is built"
+                : null;
         if (offline != null) {
             offline(exchange, offline);
             return;
@@ -187,10 +184,7 @@ final class ErasuresHandler implements HttpHandler {
                 send(exchange, 200, erasureId, false, new ErasurePlan.Counts(e.statementsRemoved(),
                         e.statementsRewritten(), e.documentEntries(), e.logEntries(), e.logBytes()), o.why(), e.millis());
             }
-            case NOTHING -> Responses.error(exchange, 404, "erasure.no_match",
-                    request.storedBeforeMillis() != null ? "$.storedBefore" : "$.agents",
-                    request.storedBeforeMillis() != null ? "no statement was stored before it; nothing was erased"
-                            : "nothing stored names them; nothing was erased");
+            case NOTHING -> noMatch(exchange, request);
             case OFFLINE -> offline(exchange, o.why());
             case FAILED -> Responses.error(exchange, 500, "erasure.failed", "server", "erasure " + erasureId
                     + " failed: " + o.why() + "; the server's log says more");
@@ -211,6 +205,21 @@ final class ErasuresHandler implements HttpHandler {
         exchange.getResponseHeaders().put(Headers.RETRY_AFTER, 60);
         Responses.error(exchange, 503, "erasure.busy", "path " + PATH, why + "; ask again later (a batch of people "
                 + "goes in one request's agents)");
+    }
+
+    /** 404: nothing stored matched the request, at the field that says what it erases. */
+    private static void noMatch(HttpServerExchange exchange, ErasurePlan.Request request) {
+        if (!request.people().isEmpty()) {
+            Responses.error(exchange, 404, "erasure.no_match", "$.agents", "nothing stored names them; nothing was "
+                    + "erased");
+        } else if (!request.statementIds().isEmpty()) {
+            Responses.error(exchange, 404, "erasure.no_match", "$.statementIds", "no statement stored has these ids"
+                    + (request.storedBeforeMillis() != null ? " or was stored before storedBefore" : "")
+                    + "; nothing was erased");
+        } else {
+            Responses.error(exchange, 404, "erasure.no_match", "$.storedBefore", "no statement was stored before it; "
+                    + "nothing was erased");
+        }
     }
 
     /** Waits for the erasure to run, up to {@link #WAIT_MILLIS}; its status then. */

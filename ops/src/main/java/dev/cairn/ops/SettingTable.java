@@ -218,6 +218,10 @@ final class SettingTable {
         if (d.isNegative() || d.isZero()) {
             throw new IllegalArgumentException("retention=" + text + " must be longer than nothing");
         }
+        if (d.compareTo(Duration.ofDays(1_000_000)) > 0) {
+            throw new IllegalArgumentException("retention=" + text + " is longer than a million days; give none to "
+                    + "keep every statement");
+        }
         return d;
     }
 

@@ -97,9 +97,10 @@ final class ErasureScene {
      * Statements stored before and after the end of a retention period, which it returns. Gone (who voids one of
      * Pupil's), Pupil and Pupil's Teacher appear only before it; Stays before it as "Old Name" and after it as "New
      * Name", in a statement that refers to one of Gone's; Late before it alone, and after it as the instructor of a
-     * statement of Ada's; an activity is defined only before it. Ada has a statement with Teacher as instructor before
-     * it: erased first ({@link #ADA_AGENT}), her statements leave residues that name Teacher (before the end) and Late
-     * (after it).
+     * statement of Ada's; Keeper before it as "Keeper Old" and after it as "Keeper" in a statement Stays voids (voided
+     * statements leave the match index, but not the names); an activity is defined only before it. Ada has a statement
+     * with Teacher as instructor before it: erased first ({@link #ADA_AGENT}), her statements leave residues that name
+     * Teacher (before the end) and Late (after it).
      */
     long playRetention(TestLrs lrs) throws Exception {
         String activity = "{\"id\":\"" + ACTIVITY + "\"}";
@@ -114,6 +115,8 @@ final class ErasureScene {
                 ",\"context\":{\"instructor\":" + agent("teacher@example.com", "Teacher") + "}"));
         post(lrs, "stays, before", statement(agent("stays@example.com", "Old Name"), Statements.COMPLETED, activity, ""));
         post(lrs, "late's", statement(agent("late@example.com", "Late"), Statements.COMPLETED, activity, ""));
+        post(lrs, "keeper, before", statement(agent("keeper@example.com", "Keeper Old"), Statements.COMPLETED, activity,
+                ""));
         Thread.sleep(20);
         long end = System.currentTimeMillis();
         Thread.sleep(20);
@@ -122,6 +125,11 @@ final class ErasureScene {
                 "{\"objectType\":\"StatementRef\",\"id\":\"" + gones + "\"}", ""));
         post(lrs, "ada with late", statement(agent(ADA, "Ada"), Statements.ATTEMPTED, activity,
                 ",\"context\":{\"instructor\":" + agent("late@example.com", "Late Teacher") + "}"));
+        String keepers = post(lrs, "keeper's, after", statement(agent("keeper@example.com", "Keeper"),
+                Statements.COMPLETED, activity, ""));
+        post(lrs, "stays voids keeper's", statement(agent("stays@example.com", "New Name"),
+                "http://adlnet.gov/expapi/verbs/voided", "{\"objectType\":\"StatementRef\",\"id\":\"" + keepers
+                        + "\"}", ""));
         for (String role : List.of("stays, after", "refers to gone's")) {
             exact.put(role, lrs.get("/xapi/statements?format=exact&statementId=" + ids.get(role)).body());
         }
@@ -129,11 +137,24 @@ final class ErasureScene {
     }
 
     /** The statements a retention period ending at {@link #playRetention}'s end removes. */
-    static final List<String> EXPIRED = List.of("gone's", "pupil's", "gone voids pupil's", "stays, before", "late's");
+    static final List<String> EXPIRED = List.of("gone's", "pupil's", "gone voids pupil's", "stays, before", "late's",
+            "keeper, before");
 
     /**
-     * What Ada's erasure then a retention period ending at {@link #playRetention}'s end leave: the statements stored
-     * after it, byte for byte; the names of Stays (both) and of Late (both: a kept residue names Late); the old
+     * The ids a retention period ending at {@link #playRetention}'s end chooses once Ada is erased: the expired
+     * statements', and that of her tombstone stored before it (whose residue names Teacher).
+     */
+    List<String> expiredIds() {
+        List<String> out = new java.util.ArrayList<>();
+        EXPIRED.forEach(role -> out.add(ids.get(role)));
+        out.add(ids.get("ada with teacher"));
+        return out;
+    }
+
+    /**
+     * What Ada's erasure then a retention period ending at {@link #playRetention}'s end (or the removal of
+     * {@link #expiredIds} by id) leave: the statements stored after it, byte for byte; the names of Stays (both), of
+     * Late (both: a kept residue names Late) and of Keeper (both: a kept, voided statement names Keeper); the old
      * activity's definition; and no trace of Gone, Pupil or Teacher in any file of {@code data}.
      */
     void assertRetained(TestLrs lrs, Path data) throws Exception {
@@ -147,6 +168,7 @@ final class ErasureScene {
         }
         assertEquals(List.of("New Name", "Old Name"), names(lrs, "stays@example.com"));
         assertEquals(List.of("Late", "Late Teacher"), names(lrs, "late@example.com"));
+        assertEquals(List.of("Keeper", "Keeper Old"), names(lrs, "keeper@example.com"), "a voided statement keeps Keeper");
         assertEquals(List.of(), names(lrs, "gone@example.com"));
         assertEquals(List.of(), names(lrs, "teacher@example.com"));
         assertEquals("The old course", TestLrs.json(lrs.get("/xapi/activities?activityId="

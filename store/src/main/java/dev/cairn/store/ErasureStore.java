@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /** The audit of erasures: what each one erased and how long it took, without the erased personal data. */
@@ -170,8 +171,8 @@ public final class ErasureStore {
     /**
      * The statements a retention period that removes those stored before {@code storedBeforeMillis} keeps, as the
      * tables hold them: the sequence numbers from the first stored at or after it on, since stored times never
-     * decrease with them; empty when the tables hold a statement stored before it after one stored at or after it (a
-     * retention period would not remove a prefix of them).
+     * decrease with them ({@code Long.MIN_VALUE}: every statement); empty when the tables hold a statement stored
+     * before it after one stored at or after it (a retention period would not remove a prefix of them).
      */
     public Optional<KeptStatements> keptFrom(long storedBeforeMillis) {
         try (Connection c = db.reader();
@@ -198,10 +199,10 @@ public final class ErasureStore {
 
     /** Whether the tables hold a statement stored before {@code millis}: a retention period has some to erase. */
     public boolean anyStoredBefore(long millis) {
-        try (Connection c = db.reader(); PreparedStatement ps = c.prepareStatement(db.sql("last_seq_stored_before"))) {
+        try (Connection c = db.reader(); PreparedStatement ps = c.prepareStatement(db.sql("any_stored_before"))) {
             ps.setLong(1, millis);
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() && rs.getObject(1) != null;
+                return rs.next();
             }
         } catch (SQLException ex) {
             throw new StoreException("cannot read the statements' stored times: " + ex.getMessage(), ex);
@@ -248,6 +249,24 @@ public final class ErasureStore {
             }
         }
 
+        /** Offers the stored JSON of each of them that is voided (voided statements leave the match index). */
+        public void forEachVoided(Consumer<byte[]> json) {
+            if (firstSeq == Long.MAX_VALUE) {
+                return;
+            }
+            try (Connection c = db.reader();
+                 PreparedStatement ps = c.prepareStatement(db.sql("voided_statements_from"))) {
+                ps.setLong(1, firstSeq);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        json.accept(rs.getBytes(1));
+                    }
+                }
+            } catch (SQLException ex) {
+                throw new StoreException("cannot read the voided statements: " + ex.getMessage(), ex);
+            }
+        }
+
         /** The agent's match rows from firstSeq's block on, by block, each table's rows OR-ed (SQLite has two). */
         private NavigableMap<Long, Long> matchBlocks(Connection c, String agentKey) throws SQLException {
             NavigableMap<Long, Long> out = new TreeMap<>();
@@ -262,8 +281,10 @@ public final class ErasureStore {
                     entry = rs.getLong(1) * 2; // scope 0: every match
                 }
             }
+            // The recent table first: its rows only ever move into the main one (MatchScan), so a merge between the
+            // two reads finds them in the second rather than in neither.
             List<String> queries = db.dialect() == Dialect.SQLITE
-                    ? List.of("match_blocks_from", "recent_match_blocks_from") : List.of("match_blocks_from");
+                    ? List.of("recent_match_blocks_from", "match_blocks_from") : List.of("match_blocks_from");
             for (String query : queries) {
                 try (PreparedStatement ps = c.prepareStatement(db.sql(query))) {
                     ps.setLong(1, entry);

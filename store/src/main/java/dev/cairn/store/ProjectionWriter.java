@@ -125,14 +125,14 @@ public final class ProjectionWriter implements AutoCloseable {
     }
 
     /**
-     * Deletes the names of the agents a retention period left nothing of ({@code unnamed}) and the agent filter keys
-     * among {@code agentKeys} no statement matches any more, once {@link #erase} has taken its statements out.
+     * Deletes the names and the unmatched agent filter keys of the agents (IFI keys) that an erasure of statements by id
+     * or stored time left nothing of, once {@link #erase} has taken its statements out.
      */
-    public void forgetExpiredAgents(Set<String> unnamed, Set<String> agentKeys) {
+    public void forgetExpiredAgents(Set<String> agentKeys) {
         try {
             claim();
             keyIds.flush();
-            resources.forgetExpiredAgents(transaction.connection(), unnamed, agentKeys);
+            resources.forgetExpiredAgents(transaction.connection(), agentKeys);
             keyIds.forget(); // it may hold ids of the deleted keys
         } catch (SQLException e) {
             throw new StoreException("cannot erase the names and keys of expired agents: " + e.getMessage(), e);

@@ -196,20 +196,20 @@ final class ResourceWriter {
     }
 
     /**
-     * Deletes what the tables keep of the agents a retention period left nothing of: the names of those in
-     * {@code unnamed}, and the agent filter keys among {@code agentKeys} that no statement matches any more.
+     * Deletes what the tables keep of the agents an erasure of chosen statements left nothing of (their IFI keys): their
+     * names, and their agent and authority filter keys once no statement matches them.
      */
-    void forgetExpiredAgents(Connection c, Set<String> unnamed, Set<String> agentKeys) throws SQLException {
+    void forgetExpiredAgents(Connection c, Set<String> agentKeys) throws SQLException {
         try (PreparedStatement names = c.prepareStatement(db.sql("delete_agent_names"));
              PreparedStatement keys = c.prepareStatement(db.sql("delete_unmatched_filter_key"))) {
-            for (String key : unnamed) {
+            for (String key : agentKeys) {
                 names.setString(1, key);
                 names.executeUpdate();
-            }
-            for (String key : agentKeys) {
-                keys.setInt(1, FilterKey.Kind.AGENT.ordinal());
-                keys.setString(2, key);
-                keys.executeUpdate();
+                for (FilterKey.Kind kind : List.of(FilterKey.Kind.AGENT, FilterKey.Kind.AUTHORITY)) {
+                    keys.setInt(1, kind.ordinal());
+                    keys.setString(2, key);
+                    keys.executeUpdate();
+                }
             }
         }
     }

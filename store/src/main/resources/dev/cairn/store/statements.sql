@@ -350,6 +350,9 @@ SELECT min(seq) FROM statement WHERE stored_ms >= ?
 -- name: last_seq_stored_before
 SELECT max(seq) FROM statement WHERE stored_ms < ?
 
+-- name: any_stored_before
+SELECT 1 FROM statement WHERE stored_ms < ? LIMIT 1
+
 -- name: filter_key_id
 SELECT id FROM filter_key WHERE kind = ? AND value = ?
 
@@ -358,6 +361,9 @@ SELECT block, bits FROM statement_match WHERE entry = ? AND block >= ?
 
 -- name: statement_json_at
 SELECT json FROM statement WHERE seq = ?
+
+-- name: voided_statements_from
+SELECT json FROM statement WHERE voided = 1 AND seq >= ?
 
 -- name: delete_unmatched_filter_key
 DELETE FROM filter_key WHERE kind = ? AND value = ?

@@ -242,3 +242,8 @@ CREATE TABLE erasure_request (
     status         TEXT    NOT NULL,
     why            TEXT
 )
+
+-- name: 16
+-- A retention period or an erasure by id keeps the names of the agents a statement it keeps names, a voided one too
+-- (a replay projects its names), and voided statements leave the match index: they are found by this index instead.
+CREATE INDEX statement_voided ON statement (seq) WHERE voided = 1

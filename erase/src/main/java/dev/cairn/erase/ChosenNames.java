@@ -16,36 +16,37 @@ import java.util.TreeSet;
 import java.util.function.Predicate;
 
 /**
- * Which agents keep the names that the statements a retention period removes gave them (docs/erasure.md, "Retention"):
- * those a kept statement or a kept residue names, who are still in the store; their names stay in the removed
- * statements' residues. The others, whose every statement the period removes, lose their names from those residues,
- * from the residues of earlier erasures in the removed part of the log, and from the tables, so that a replay of the
- * rewritten log gives what the erasure left and no file keeps an expired learner's identifier in a name. Each agent is
- * judged once and remembered, so that the plan's entries come out the same each time they are worked out.
+ * Which agents keep the names that the statements an erasure chooses (by id or stored time: {@link
+ * ErasurePlan.Request#chooses}) gave them (docs/erasure.md, "Retention and disk space"): those a statement it keeps
+ * names, voided or not, or the residue of a tombstone it keeps, who are still in the store; their names stay in the
+ * removed statements' residues. The others, whose every statement it removes, lose their names from those residues,
+ * from the residues of earlier erasures' tombstones it chooses too, and from the tables, so that a replay of the
+ * rewritten log gives what the erasure left and no file keeps their identifiers in a name. Each agent is judged once
+ * and remembered, so that the plan's entries come out the same each time they are worked out.
  */
-final class RetentionNames {
-    private final long storedBeforeMillis;
+final class ChosenNames {
+    private final ErasurePlan.Request request;
     private final Set<String> inKeptResidues;
     private final Predicate<String> namedByKept;
     private final Map<String, Boolean> keeps = new HashMap<>();
 
-    private RetentionNames(long storedBeforeMillis, Set<String> inKeptResidues, Predicate<String> namedByKept) {
-        this.storedBeforeMillis = storedBeforeMillis;
+    private ChosenNames(ErasurePlan.Request request, Set<String> inKeptResidues, Predicate<String> namedByKept) {
+        this.request = request;
         this.inKeptResidues = inKeptResidues;
         this.namedByKept = namedByKept;
     }
 
     /**
      * Reads the entries earlier erasures rewrote, up to position {@code upTo}, for the agents named in the residues the
-     * period keeps; {@code namedByKept} says whether a statement the period keeps names an agent (its IFI key).
+     * erasure keeps; {@code namedByKept} says whether a statement it keeps names an agent (its IFI key).
      */
-    static RetentionNames find(EventLog log, long storedBeforeMillis, long upTo, Predicate<String> namedByKept) {
+    static ChosenNames find(EventLog log, ErasurePlan.Request request, long upTo, Predicate<String> namedByKept) {
         Set<String> named = new HashSet<>();
         try (LogTailer tailer = log.tailer(EventLog.START)) {
             for (LogEntry e; (e = tailer.next(EventCodec::isRewritten)) != null && e.position() <= upTo; ) {
                 if (e.event() instanceof StatementsStored stored) {
                     for (StoredStatement s : stored.statements()) {
-                        if (s.isErased() && s.residue() != null && s.storedMillis() >= storedBeforeMillis) {
+                        if (s.isErased() && s.residue() != null && !request.chooses(s)) {
                             for (AgentNames.Named n : StatementResidue.decode(s.residue()).names()) {
                                 named.add(n.ifiKey());
                             }
@@ -54,12 +55,12 @@ final class RetentionNames {
                 }
             }
         }
-        return new RetentionNames(storedBeforeMillis, named, namedByKept);
+        return new ChosenNames(request, named, namedByKept);
     }
 
-    /** Whether the period removes {@code s} (or, a tombstone, the part of the log that holds it). */
+    /** Whether the erasure removes {@code s} (or, a tombstone, takes names out of its residue). */
     boolean removes(StoredStatement s) {
-        return s.storedMillis() < storedBeforeMillis;
+        return request.chooses(s);
     }
 
     /** Whether the agent with this IFI key keeps its names. */
@@ -79,8 +80,8 @@ final class RetentionNames {
     }
 
     /**
-     * The residue an earlier erasure left in the removed part of the log without the names of agents that lose them;
-     * null when it names none, no bytes when nothing is left.
+     * The residue of an earlier erasure's tombstone this one chooses without the names of agents that lose them; null
+     * when it names none, no bytes when nothing is left.
      */
     byte[] scrub(byte[] residue) {
         StatementResidue read = StatementResidue.decode(residue);
