@@ -6,10 +6,12 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -20,7 +22,8 @@ import picocli.CommandLine;
  * store is imported fresh (in process, entries of 2,000 statements), with one person, Ada, the actor of 1,000
  * statements spread evenly through it and the batch's people each the actor of N / 5,000; then {@code cairn erase
  * --agent ...} runs in a child JVM as an operator runs it, timed from its start to its exit (JVM start included), with
- * its own account of where the time went. A person's erasure reads the whole log for their identifying strings and
+ * its own account of where the time went; last, a retention period's erasure removes what is left of the {@value
+ * #OLD_STATEMENTS} statements imported before the rest (their learners keep later statements, so names stay). A person's erasure reads the whole log for their identifying strings and
  * changes only the table rows and the log bytes that held them (docs/erasure.md); with Ada in every one of the
  * import's large entries (1,000,000 statements) or every fifth (10,000,000), those entries are all decoded and
  * planned to change one statement each: the worst case for a store loaded in bulk. The goal is set at 10,000,000 statements. Disk written is what the data
@@ -35,6 +38,8 @@ import picocli.CommandLine;
 public final class ErasureBench {
     private static final String ADA = "mailto:ada@example.com";
     private static final int ADA_STATEMENTS = 1_000;
+    /** Statements imported before the retention's time, which its erasure removes (those the batch left). */
+    private static final int OLD_STATEMENTS = 1_000;
     /** The learners of the generated statements (as in ImportBenchmark): the batch erases the first ones. */
     private static final int LEARNERS = 5_000;
     private static final Pattern COUNTS = Pattern.compile("erasing: (\\d+) statements removed, (\\d+) rewritten");
@@ -67,9 +72,9 @@ public final class ErasureBench {
             delete(dir);
             Files.createDirectories(dir.resolve("log"));
             try (BenchDatabase db = BenchDatabase.create(dialect, dir, "erasure")) {
-                load(dir, db.url(), n);
+                String retention = load(dir, db.url(), n);
                 long logBytes = size(dir.resolve("log"));
-                Erasure one = erase(dir, db.url(), List.of(ADA));
+                Erasure one = erase(dir, db.url(), agents(List.of(ADA)));
                 String goal = n == GOAL_STATEMENTS ? String.format("< %.0f s %s", GOAL_SECONDS,
                         one.seconds() < GOAL_SECONDS ? "✅" : "❌") : String.format("(set at %,d)", GOAL_STATEMENTS);
                 table.printf("| %s | %,d | one person (%,d statements) | %,d | %.1f | %s | %s | %s | %s |%n", dialect, n,
@@ -79,11 +84,15 @@ public final class ErasureBench {
                 for (int i = 0; i < batch; i++) {
                     people.add(learner(i));
                 }
-                Erasure many = erase(dir, db.url(), people);
+                Erasure many = erase(dir, db.url(), agents(people));
                 double ratio = many.seconds() / one.seconds();
                 table.printf("| %s | %,d | %d people in one pass | %,d | %.1f (%.2f× one) | %s | %s | %s | ≤ %.0f× one "
                                 + "%s |%n", dialect, n, batch, many.removed(), many.seconds(), ratio, many.parts(),
                         mib(many.written()), mib(logBytes), BATCH_GOAL, ratio <= BATCH_GOAL ? "✅" : "❌");
+                Erasure old = erase(dir, db.url(), List.of("--stored-before", retention));
+                table.printf("| %s | %,d | stored before a time (the first %,d imported) | %,d | %.1f | %s | %s | %s | "
+                        + "(none set) |%n", dialect, n, OLD_STATEMENTS, old.removed(), old.seconds(), old.parts(),
+                        mib(old.written()), mib(logBytes));
             } finally {
                 delete(dir);
             }
@@ -97,12 +106,25 @@ public final class ErasureBench {
         return "mailto:learner-" + i + "@example.com";
     }
 
-    /** Imports {@code n} statements into a new store: Ada's every (n / 1,000)th, the others the learners' in turn. */
-    private static void load(Path dir, String db, int n) throws IOException {
+    /**
+     * Imports {@code n} statements into a new store: first {@value #OLD_STATEMENTS} of the learners', then the rest,
+     * Ada's every (n / 1,000)th and the others the learners' in turn; returns a time between the two imports.
+     */
+    private static String load(Path dir, String db, int n) throws IOException, InterruptedException {
         Database.open(db).close(); // an import adds to an existing LRS: create its schema, as serve would
+        importStatements(dir, db, OLD_STATEMENTS, i -> learner(i % LEARNERS));
+        Thread.sleep(10); // stored times have milliseconds: the retention's time falls strictly between the imports
+        String between = Instant.now().toString();
+        Thread.sleep(10);
+        int every = Math.max(1, (n - OLD_STATEMENTS) / ADA_STATEMENTS);
+        importStatements(dir, db, n - OLD_STATEMENTS,
+                i -> i % every == 0 && i / every < ADA_STATEMENTS ? ADA : learner(i % LEARNERS));
+        return between;
+    }
+
+    private static void importStatements(Path dir, String db, int n, IntFunction<String> actor) throws IOException {
         Path file = dir.resolve("statements.ndjson");
-        int every = Math.max(1, n / ADA_STATEMENTS);
-        ImportBenchmark.generate(file, n, i -> i % every == 0 && i / every < ADA_STATEMENTS ? ADA : learner(i % LEARNERS));
+        ImportBenchmark.generate(file, n, actor);
         long start = System.nanoTime();
         int exit = new CommandLine(new Main()).execute("import", "--data", dir.toString(), "--db", db,
                 "--admin-credential", "bench:bench-secret", "--batch", "2000", file.toString());
@@ -117,12 +139,19 @@ public final class ErasureBench {
     private record Erasure(long removed, double seconds, long written, String parts) {
     }
 
-    /** Runs {@code cairn erase} of {@code people} in a child JVM to its end. */
-    private static Erasure erase(Path dir, String db, List<String> people) throws IOException, InterruptedException {
-        List<String> args = new ArrayList<>(List.of("erase", "--data", dir.toString(), "--db", db));
+    /** The options of {@code cairn erase} that name {@code people} by mbox. */
+    private static List<String> agents(List<String> people) {
+        List<String> options = new ArrayList<>();
         for (String mbox : people) {
-            args.addAll(List.of("--agent", "{\"mbox\":\"" + mbox + "\"}"));
+            options.addAll(List.of("--agent", "{\"mbox\":\"" + mbox + "\"}"));
         }
+        return options;
+    }
+
+    /** Runs {@code cairn erase} with {@code what} it erases in a child JVM to its end. */
+    private static Erasure erase(Path dir, String db, List<String> what) throws IOException, InterruptedException {
+        List<String> args = new ArrayList<>(List.of("erase", "--data", dir.toString(), "--db", db));
+        args.addAll(what);
         Path output = Files.createTempFile(dir, "erase-", ".out");
         // The import's dirty pages go to the disk first, so the counter over the erasure counts the erasure's writes
         if (new ProcessBuilder("sync").inheritIO().start().waitFor() != 0) {

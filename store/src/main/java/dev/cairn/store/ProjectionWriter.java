@@ -114,14 +114,7 @@ public final class ProjectionWriter implements AutoCloseable {
      * {@link #erase} has taken them out of every statement.
      */
     public void forgetPeople(Set<String> agentKeys) {
-        try {
-            claim();
-            keyIds.flush();
-            resources.forgetPeople(transaction.connection(), agentKeys);
-            keyIds.forget(); // it may hold ids of the deleted keys
-        } catch (SQLException e) {
-            throw new StoreException("cannot erase the documents and names of people: " + e.getMessage(), e);
-        }
+        forget(agentKeys, resources::forgetPeople, "the documents and names of people");
     }
 
     /**
@@ -129,13 +122,22 @@ public final class ProjectionWriter implements AutoCloseable {
      * or stored time left nothing of, once {@link #erase} has taken its statements out.
      */
     public void forgetExpiredAgents(Set<String> agentKeys) {
+        forget(agentKeys, resources::forgetExpiredAgents, "the names and keys of expired agents");
+    }
+
+    /** What {@link ResourceWriter} deletes of agents, by their IFI keys. */
+    private interface AgentDeletion {
+        void delete(Connection c, Set<String> agentKeys) throws SQLException;
+    }
+
+    private void forget(Set<String> agentKeys, AgentDeletion deletion, String what) {
         try {
             claim();
             keyIds.flush();
-            resources.forgetExpiredAgents(transaction.connection(), agentKeys);
+            deletion.delete(transaction.connection(), agentKeys);
             keyIds.forget(); // it may hold ids of the deleted keys
         } catch (SQLException e) {
-            throw new StoreException("cannot erase the names and keys of expired agents: " + e.getMessage(), e);
+            throw new StoreException("cannot erase " + what + ": " + e.getMessage(), e);
         }
     }
 
