@@ -163,7 +163,7 @@ public final class Cairn implements AutoCloseable {
                 wakeErasures = erasures::wake;
                 if (s.get(RETENTION) != null) {
                     RetentionSchedule retention = new RetentionSchedule(s.get(RETENTION), s.get(RETENTION_CHECK), clock,
-                            new ErasureStore(db), new ErasureRequests(db), log, erasures::wake);
+                            System::nanoTime, new ErasureStore(db), new ErasureRequests(db), log, erasures::wake);
                     retention.start();
                     started(retention);
                 }

@@ -16,6 +16,8 @@ import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -155,13 +157,14 @@ class AdminErasureApiTest extends LrsOnEachDatabase {
     /** With the retention setting, the process that projects erases what was stored longer ago, on its own. */
     @Test
     void theRetentionSettingErasesWhatWasStoredLongerAgoOnItsOwn() throws Exception {
-        lrs.close();
-        Map<String, String> given = new HashMap<>(Map.of("data", data.toString(), "db", database.url(), "port", "0",
-                "admin-credential", TestLrs.KEY + ":" + TestLrs.SECRET, "retention", "PT5S", "retention-check", "200"));
-        lrs = new TestLrs(Settings.parse(given));
         String first = TestLrs.json(lrs.post(Statements.statement("first@example.com", Statements.COMPLETED,
                 ErasureScene.ACTIVITY))).get(0).asText();
-        Thread.sleep(2_000);
+        lrs.close();
+        // Started again an hour and a minute later, as its clock says (the shortest period is an hour).
+        Map<String, String> given = new HashMap<>(Map.of("data", data.toString(), "db", database.url(), "port", "0",
+                "admin-credential", TestLrs.KEY + ":" + TestLrs.SECRET, "retention", "PT1H", "retention-check",
+                "60000"));
+        lrs = new TestLrs(Settings.parse(given), List.of(), Clock.offset(Clock.systemUTC(), Duration.ofMinutes(61)));
         String second = TestLrs.json(lrs.post(Statements.statement("second@example.com", Statements.COMPLETED,
                 ErasureScene.ACTIVITY))).get(0).asText();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);

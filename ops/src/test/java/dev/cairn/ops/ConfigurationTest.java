@@ -1,6 +1,7 @@
 package dev.cairn.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +9,7 @@ import dev.cairn.ingest.AckMode;
 import dev.cairn.store.DatabaseUrl;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -116,6 +118,22 @@ class ConfigurationTest {
         assertEquals(2, Main.run(Map.of(), "serve", "--header-timeout", "0", "--data", dir.toString()));
         assertEquals(2, Main.run(Map.of(), "serve", "--body-timeout", "0", "--data", dir.toString()));
         assertEquals(2, Main.run(Map.of(), "serve", "--max-connections", "0", "--data", dir.toString()));
+    }
+
+    @Test
+    void aRetentionPeriodIsAnHourAtLeastAndIsCheckedAMinuteApartAtLeast() {
+        assertNull(settings(Map.of()).get(SettingTable.RETENTION));
+        assertEquals(Duration.ofDays(365), settings(Map.of("CAIRN_RETENTION", "P365D")).get(SettingTable.RETENTION));
+        assertEquals(Duration.ofHours(1), settings(Map.of(), "--retention", "PT1H").get(SettingTable.RETENTION));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> settings(Map.of(), "--retention", "PT1M"));
+        assertTrue(e.getMessage().startsWith("retention=PT1M is shorter than an hour (PT1M is a minute, not a month"),
+                e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> settings(Map.of(), "--retention", "-P1D"));
+        e = assertThrows(IllegalArgumentException.class, () -> settings(Map.of(), "--retention", "P1M"));
+        assertTrue(e.getMessage().startsWith("retention=P1M is not an ISO 8601 duration"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> settings(Map.of(), "--retention-check", "1000"));
+        assertEquals("retention-check=1000 must be at least 60000 ms", e.getMessage());
     }
 
     @Test

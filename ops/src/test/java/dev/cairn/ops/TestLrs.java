@@ -42,9 +42,14 @@ final class TestLrs implements AutoCloseable {
 
     /** A Cairn that also stores the forwarding targets a configuration file gives. */
     TestLrs(Settings settings, java.util.List<dev.cairn.store.ForwardTarget> targets) throws Exception {
+        this(settings, targets, Clock.systemUTC());
+    }
+
+    /** A Cairn whose clock (stored times, retention) is {@code clock}. */
+    TestLrs(Settings settings, java.util.List<dev.cairn.store.ForwardTarget> targets, Clock clock) throws Exception {
         this.data = settings.get(SettingTable.DATA);
         this.db = settings.get(SettingTable.DB).jdbc();
-        this.cairn = Cairn.start(settings, java.util.EnumSet.allOf(Role.class), targets, Clock.systemUTC());
+        this.cairn = Cairn.start(settings, java.util.EnumSet.allOf(Role.class), targets, clock);
     }
 
     /**

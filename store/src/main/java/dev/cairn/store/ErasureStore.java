@@ -170,25 +170,37 @@ public final class ErasureStore {
 
     /**
      * The statements a retention period that removes those stored before {@code storedBeforeMillis} keeps, as the
-     * tables hold them: the sequence numbers from the first stored at or after it on, since stored times never
-     * decrease with them ({@code Long.MIN_VALUE}: every statement); empty when the tables hold a statement stored
-     * before it after one stored at or after it (a retention period would not remove a prefix of them).
+     * tables hold them: the sequence numbers from the first after the last stored before it on, since stored times
+     * never decrease with them ({@code Long.MIN_VALUE}: every statement); empty when the tables hold a statement stored
+     * at or after it before one stored before it (a retention period would not remove a prefix of them). Each query
+     * reads only the statements stored before it, by index, not the ones kept: a removal by id reads none.
      */
     public Optional<KeptStatements> keptFrom(long storedBeforeMillis) {
         try (Connection c = db.reader();
-             PreparedStatement first = c.prepareStatement(db.sql("first_seq_stored_from"));
-             PreparedStatement last = c.prepareStatement(db.sql("last_seq_stored_before"))) {
-            first.setLong(1, storedBeforeMillis);
+             PreparedStatement last = c.prepareStatement(db.sql("last_seq_stored_before"));
+             PreparedStatement out = c.prepareStatement(db.sql("any_stored_from_below_seq"));
+             PreparedStatement first = c.prepareStatement(db.sql("first_seq_after"))) {
+            long lastRemoved = Long.MIN_VALUE;
             last.setLong(1, storedBeforeMillis);
+            try (ResultSet rs = last.executeQuery()) {
+                if (rs.next() && rs.getObject(1) != null) {
+                    lastRemoved = rs.getLong(1);
+                }
+            }
+            if (lastRemoved != Long.MIN_VALUE) {
+                out.setLong(1, lastRemoved);
+                out.setLong(2, storedBeforeMillis);
+                try (ResultSet rs = out.executeQuery()) {
+                    if (rs.next()) {
+                        return Optional.empty();
+                    }
+                }
+            }
             long firstKept = Long.MAX_VALUE;
+            first.setLong(1, lastRemoved);
             try (ResultSet rs = first.executeQuery()) {
                 if (rs.next() && rs.getObject(1) != null) {
                     firstKept = rs.getLong(1);
-                }
-            }
-            try (ResultSet rs = last.executeQuery()) {
-                if (rs.next() && rs.getObject(1) != null && rs.getLong(1) > firstKept) {
-                    return Optional.empty();
                 }
             }
             return Optional.of(new KeptStatements(firstKept));
