@@ -17,9 +17,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Enforces a retention period in a running Cairn (the {@code retention} setting): in the process that projects, every
  * {@code checkMillis} (the first time {@value #FIRST_CHECK_MILLIS} ms after start), asks for the erasure of the
- * statements stored longer ago than the period, as {@code POST /admin/erasures} with {@code storedBefore} does, when the
- * tables hold one and no erasure is waiting; {@link ErasureRequestRunner} runs it beside the running ingest and
- * readers, and the erasure is recorded as any other ({@code GET /admin/erasures}).
+ * statements stored longer ago than the period ({@link RetentionCutoff}), as {@code POST /admin/erasures} with
+ * {@code storedBefore} does, when the tables hold one, and one younger (it never empties the store on its own: a clock
+ * set far ahead would ask for that too), and no erasure is waiting; {@link ErasureRequestRunner} runs it beside the
+ * running ingest and readers, and the erasure is recorded as any other ({@code GET /admin/erasures}).
  */
 public final class RetentionSchedule implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RetentionSchedule.class);
@@ -66,6 +67,13 @@ public final class RetentionSchedule implements AutoCloseable {
         }
         try {
             if (!requests.pending().isEmpty() || !erasures.anyStoredBefore(before)) {
+                return;
+            }
+            if (!erasures.anyStoredFrom(before)) { // a clock set far ahead looks the same: never empty the store
+                LOG.warn("retention {}: every statement was stored before {}, so none is erased until a younger one "
+                        + "is stored; if the system clock is right, POST /admin/erasures {\"storedBefore\":\"{}\"} erases "
+                        + "them now",
+                        period, Timestamps.format(before), Timestamps.format(before));
                 return;
             }
             if (!erasures.deletesLeaveNoCopies()) { // refused online each time, after a whole plan: say so instead

@@ -108,14 +108,17 @@ final class SettingTable {
             "The xAPI version reported on the 400 to a request without a version header (and the rules cairn "
                     + "import validates with): 2.0.0 or 1.0.3", SettingTable::xapiVersion, constant(XapiVersion.V2_0_0));
 
+    /** A shorter retention period is more likely a slip (PT1M for a month) than a policy, and erases nearly all. */
+    private static final Duration SHORTEST_RETENTION = Duration.ofHours(1);
+
     static final Setting<Duration> RETENTION = new Setting<>("retention", "DURATION", "none",
             "How long statements are kept, as an ISO 8601 duration such as P365D or PT12H, an hour at least (PT1M is a "
                     + "minute, not a month): the process that projects erases those stored longer ago, as cairn erase "
                     + "--stored-before does; none keeps every statement",
             SettingTable::retention, constant(null));
     static final Setting<Long> RETENTION_CHECK = new Setting<>("retention-check", "MS", "86400000",
-            "How often (ms) the retention period is enforced, at least once a minute (each time that finds statements "
-                    + "to erase is one erasure); the first time 10 s after start",
+            "How often (ms) the retention period is enforced, 60000 or more (each time that finds statements to erase "
+                    + "is one erasure); the first time 10 s after start",
             whole("retention-check", 60_000, Long.MAX_VALUE, " ms"), constant(86_400_000L));
 
     /** Every setting, in the order of the README's table and of {@code --help}. */
@@ -206,9 +209,6 @@ final class SettingTable {
                 new IllegalArgumentException("xapi-version=" + text + " must be 1.0.3 or 2.0.0"));
     }
 
-    /** A shorter retention period is more likely a slip (PT1M for a month) than a policy, and erases nearly all. */
-    private static final Duration SHORTEST_RETENTION = Duration.ofHours(1);
-
     private static Duration retention(String text) {
         if (text.equals("none")) {
             return null;
@@ -219,6 +219,9 @@ final class SettingTable {
         } catch (DateTimeParseException e) {
             throw new IllegalArgumentException("retention=" + text + " is not an ISO 8601 duration in days, hours, "
                     + "minutes or seconds (P365D, PT12H), nor none");
+        }
+        if (d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException("retention=" + text + " must be longer than nothing");
         }
         if (d.compareTo(SHORTEST_RETENTION) < 0) {
             throw new IllegalArgumentException("retention=" + text + " is shorter than an hour (PT1M is a minute, not a "

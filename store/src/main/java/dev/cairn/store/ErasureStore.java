@@ -178,7 +178,7 @@ public final class ErasureStore {
     public Optional<KeptStatements> keptFrom(long storedBeforeMillis) {
         try (Connection c = db.reader();
              PreparedStatement last = c.prepareStatement(db.sql("last_seq_stored_before"));
-             PreparedStatement out = c.prepareStatement(db.sql("any_stored_from_below_seq"));
+             PreparedStatement keptBefore = c.prepareStatement(db.sql("any_stored_from_below_seq"));
              PreparedStatement first = c.prepareStatement(db.sql("first_seq_after"))) {
             long lastRemoved = Long.MIN_VALUE;
             last.setLong(1, storedBeforeMillis);
@@ -188,9 +188,9 @@ public final class ErasureStore {
                 }
             }
             if (lastRemoved != Long.MIN_VALUE) {
-                out.setLong(1, lastRemoved);
-                out.setLong(2, storedBeforeMillis);
-                try (ResultSet rs = out.executeQuery()) {
+                keptBefore.setLong(1, lastRemoved);
+                keptBefore.setLong(2, storedBeforeMillis);
+                try (ResultSet rs = keptBefore.executeQuery()) {
                     if (rs.next()) {
                         return Optional.empty();
                     }
@@ -211,7 +211,16 @@ public final class ErasureStore {
 
     /** Whether the tables hold a statement stored before {@code millis}: a retention period has some to erase. */
     public boolean anyStoredBefore(long millis) {
-        try (Connection c = db.reader(); PreparedStatement ps = c.prepareStatement(db.sql("any_stored_before"))) {
+        return any("any_stored_before", millis);
+    }
+
+    /** Whether the tables hold a statement stored at or after {@code millis}: a retention period keeps some. */
+    public boolean anyStoredFrom(long millis) {
+        return any("any_stored_from", millis);
+    }
+
+    private boolean any(String query, long millis) {
+        try (Connection c = db.reader(); PreparedStatement ps = c.prepareStatement(db.sql(query))) {
             ps.setLong(1, millis);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next();

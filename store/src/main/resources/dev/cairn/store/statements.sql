@@ -344,11 +344,15 @@ SELECT count(*) FROM erasure
 -- name: agents_being_erased
 SELECT agent_keys FROM erasure_request WHERE status = 'pending' AND agent_keys IS NOT NULL
 
+-- Retention (ErasureStore.keptFrom): each reads the statements stored before a time, by index, never the ones kept.
 -- name: last_seq_stored_before
 SELECT max(seq) FROM statement WHERE stored_ms < ?
 
 -- name: any_stored_from_below_seq
 SELECT 1 FROM statement WHERE seq < ? AND stored_ms >= ? LIMIT 1
+
+-- name: any_stored_from
+SELECT 1 FROM statement WHERE stored_ms >= ? LIMIT 1
 
 -- name: first_seq_after
 SELECT min(seq) FROM statement WHERE seq > ?

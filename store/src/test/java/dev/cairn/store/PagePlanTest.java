@@ -18,7 +18,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.UUID;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,7 +43,8 @@ class PagePlanTest {
     @TempDir
     Path dir;
 
-    private static ProjectedStatement statement(int i) {
+    /** The statement at sequence number {@code i}, stored at {@code i} ms, of the common verb every 8th. */
+    static ProjectedStatement statement(int i) {
         String verb = i % 8 == 0 ? COMMON : "http://example.com/verbs/other";
         UUID id = new UUID(3, i);
         byte[] json = ("{\"id\":\"" + id + "\",\"actor\":{\"mbox\":\"mailto:a@example.com\"},\"verb\":{\"id\":\"" + verb
@@ -84,16 +84,16 @@ class PagePlanTest {
                     }
                     String when = analyzed ? "after ANALYZE: " : "before ANALYZE: ";
                     if (db.dialect() == Dialect.POSTGRESQL) {
-                        String plan = explain(c, "EXPLAIN ANALYZE " + blocks, blockParams);
+                        String plan = QueryPlans.explain(c, "EXPLAIN ANALYZE " + blocks, blockParams);
                         assertTrue(plan.contains("Index Scan Backward using statement_match_pkey"), when + plan);
-                        assertEquals(MatchScan.FIRST_CHUNK, rowsRead(MATCH_SCAN, plan), when + plan); // of ~63 rows
-                        plan = explain(c, "EXPLAIN ANALYZE " + bySeq, seqs);
-                        assertEquals(PAGE, rowsRead(STATEMENT_SCAN, plan), when + plan);
+                        assertEquals(MatchScan.FIRST_CHUNK, QueryPlans.rowsRead(MATCH_SCAN, plan), when + plan); // of ~63 rows
+                        plan = QueryPlans.explain(c, "EXPLAIN ANALYZE " + bySeq, seqs);
+                        assertEquals(PAGE, QueryPlans.rowsRead(STATEMENT_SCAN, plan), when + plan);
                     } else {
-                        String plan = explain(c, "EXPLAIN QUERY PLAN " + blocks, blockParams);
+                        String plan = QueryPlans.explain(c, "EXPLAIN QUERY PLAN " + blocks, blockParams);
                         assertTrue(plan.contains("SEARCH statement_match USING PRIMARY KEY (entry=? AND block<?)"),
                                 when + plan);
-                        plan = explain(c, "EXPLAIN QUERY PLAN " + bySeq, seqs);
+                        plan = QueryPlans.explain(c, "EXPLAIN QUERY PLAN " + bySeq, seqs);
                         assertTrue(plan.contains("SEARCH statement USING INTEGER PRIMARY KEY (rowid=?)"), when + plan);
                         assertFalse(plan.contains("SCAN statement"), when + plan);
                     }
@@ -116,11 +116,11 @@ class PagePlanTest {
             String blocks = db.sql("match_blocks").replace("{dir}", "DESC").replace("{from}", "<=");
             long[] params = {20, Long.MAX_VALUE, MatchScan.FIRST_CHUNK};
             if (db.dialect() == Dialect.POSTGRESQL) {
-                String plan = explain(c, "EXPLAIN ANALYZE " + blocks, params);
+                String plan = QueryPlans.explain(c, "EXPLAIN ANALYZE " + blocks, params);
                 assertTrue(plan.contains("Index Scan Backward using statement_match_pkey"), plan);
-                assertEquals(MatchScan.FIRST_CHUNK, rowsRead(MATCH_SCAN, plan), plan); // of 2,000
+                assertEquals(MatchScan.FIRST_CHUNK, QueryPlans.rowsRead(MATCH_SCAN, plan), plan); // of 2,000
             } else {
-                String plan = explain(c, "EXPLAIN QUERY PLAN " + blocks, params);
+                String plan = QueryPlans.explain(c, "EXPLAIN QUERY PLAN " + blocks, params);
                 assertTrue(plan.contains("SEARCH statement_match USING PRIMARY KEY (entry=? AND block<?)"), plan);
             }
         }
@@ -135,10 +135,10 @@ class PagePlanTest {
         try (TestDatabase t = TestDatabase.create("sqlite", dir); Database db = Database.open(t.url());
              Connection c = DriverManager.getConnection(t.url())) {
             String range = db.sql("recent_match_blocks").replace("{dir}", "DESC").replace("{from}", "<=");
-            String plan = explain(c, "EXPLAIN QUERY PLAN " + range, new long[] {20, Long.MAX_VALUE, 32});
+            String plan = QueryPlans.explain(c, "EXPLAIN QUERY PLAN " + range, new long[] {20, Long.MAX_VALUE, 32});
             assertTrue(plan.contains("SEARCH statement_match_recent USING PRIMARY KEY (block<?)"), plan);
             assertFalse(plan.contains("TEMP B-TREE"), "no sort: " + plan);
-            plan = explain(c, "EXPLAIN QUERY PLAN " + db.sql("recent_match_blocks_between"), new long[] {20, 1, 3});
+            plan = QueryPlans.explain(c, "EXPLAIN QUERY PLAN " + db.sql("recent_match_blocks_between"), new long[] {20, 1, 3});
             assertTrue(plan.contains("SEARCH statement_match_recent USING PRIMARY KEY (block>? AND block<?)"), plan);
         }
     }
@@ -152,31 +152,5 @@ class PagePlanTest {
                 return rs.getLong(1);
             }
         }
-    }
-
-    /** The plan as text, a line per node (SQLite's detail column). */
-    private static String explain(Connection c, String sql, long[] params) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql)) {
-            for (int i = 0; i < params.length; i++) {
-                ps.setLong(i + 1, params[i]);
-            }
-            StringBuilder out = new StringBuilder();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.append(rs.getString(rs.getMetaData().getColumnCount())).append('\n');
-                }
-            }
-            return out.toString();
-        }
-    }
-
-    /** Rows the plan's scans of one table produced, over all their loops. */
-    private static long rowsRead(Pattern scan, String plan) {
-        long rows = 0;
-        Matcher m = scan.matcher(plan);
-        while (m.find()) {
-            rows += Long.parseLong(m.group(1)) * Long.parseLong(m.group(2));
-        }
-        return rows;
     }
 }

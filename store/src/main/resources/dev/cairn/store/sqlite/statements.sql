@@ -59,3 +59,7 @@ SELECT block, bits FROM statement_match_recent WHERE entry = ? AND block >= ?
 DELETE FROM filter_key WHERE kind = ? AND value = ?
 AND NOT EXISTS (SELECT 1 FROM statement_match m WHERE m.entry = filter_key.id * 2)
 AND NOT EXISTS (SELECT 1 FROM statement_match_recent r WHERE r.entry = filter_key.id * 2)
+
+-- name: any_stored_from_below_seq
+-- By the key's range (the statements stored before), not by the stored time's index (the statements kept).
+SELECT 1 FROM statement WHERE seq < ? AND +stored_ms >= ? LIMIT 1
