@@ -1,6 +1,5 @@
 package dev.cairn.erase;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -14,28 +13,31 @@ import java.util.function.LongSupplier;
  */
 final class RetentionCutoff {
     private final Duration period;
-    private final Clock clock;
+    private final LongSupplier wallMillis;
     private final LongSupplier nanos;
     private final long startMillis;
     private final long startNanos;
 
-    /** @param nanos the monotonic clock ({@code System::nanoTime}) */
-    RetentionCutoff(Duration period, Clock clock, LongSupplier nanos) {
+    /**
+     * @param wallMillis the wall clock (ms since the epoch: {@code Clock::millis})
+     * @param nanos      the monotonic clock ({@code System::nanoTime})
+     */
+    RetentionCutoff(Duration period, LongSupplier wallMillis, LongSupplier nanos) {
         this.period = period;
-        this.clock = clock;
+        this.wallMillis = wallMillis;
         this.nanos = nanos;
-        this.startMillis = clock.millis();
+        this.startMillis = wallMillis.getAsLong();
         this.startNanos = nanos.getAsLong();
     }
 
     /** The statements stored before this time (ms since the epoch) are past the period. */
     long storedBefore() {
-        return Math.min(clock.millis(), elapsedMillis()) - period.toMillis();
+        return Math.min(wallMillis.getAsLong(), elapsedMillis()) - period.toMillis();
     }
 
     /** How far (ms) the wall clock is ahead of the time elapsed since start; 0 when it is not. */
     long wallAheadMillis() {
-        return Math.max(0, clock.millis() - elapsedMillis());
+        return Math.max(0, wallMillis.getAsLong() - elapsedMillis());
     }
 
     private long elapsedMillis() {

@@ -46,7 +46,7 @@ public final class RetentionSchedule implements AutoCloseable {
                              ErasureRequests requests, EventLog log, Runnable wake) {
         this.period = period;
         this.checkMillis = checkMillis;
-        this.cutoff = new RetentionCutoff(period, clock, nanos);
+        this.cutoff = new RetentionCutoff(period, clock::millis, nanos);
         this.erasures = erasures;
         this.requests = requests;
         this.log = log;

@@ -2,11 +2,8 @@ package dev.cairn.erase;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +13,7 @@ class RetentionCutoffTest {
     private static final long START = Instant.parse("2026-01-01T00:00:00Z").toEpochMilli();
 
     /** A wall clock and a monotonic clock that tests move apart. */
-    private static final class Clocks extends Clock {
+    private static final class Clocks {
         long wallMillis = START;
         long nanos = 5_000_000_000L;
 
@@ -24,30 +21,10 @@ class RetentionCutoffTest {
             wallMillis += d.toMillis();
             nanos += d.toNanos();
         }
-
-        @Override
-        public long millis() {
-            return wallMillis;
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(wallMillis);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            throw new UnsupportedOperationException();
-        }
     }
 
     private final Clocks clocks = new Clocks();
-    private final RetentionCutoff cutoff = new RetentionCutoff(DAY, clocks, () -> clocks.nanos);
+    private final RetentionCutoff cutoff = new RetentionCutoff(DAY, () -> clocks.wallMillis, () -> clocks.nanos);
 
     @Test
     void thePeriodEndsAPeriodBeforeNow() {

@@ -43,6 +43,16 @@ class PagePlanTest {
     @TempDir
     Path dir;
 
+    /** Projects statements 1 to {@code count} ({@link #statement}) into {@code db}. */
+    static void project(Database db, int count) {
+        try (ProjectionWriter writer = new ProjectionWriter(db)) {
+            for (int i = 1; i <= count; i++) {
+                writer.add(statement(i));
+            }
+            writer.commit(0);
+        }
+    }
+
     /** The statement at sequence number {@code i}, stored at {@code i} ms, of the common verb every 8th. */
     static ProjectedStatement statement(int i) {
         String verb = i % 8 == 0 ? COMMON : "http://example.com/verbs/other";
@@ -58,12 +68,7 @@ class PagePlanTest {
     @MethodSource("dev.cairn.store.TestDatabase#dialects")
     void aPageOfACommonVerbStopsItsMatchRangeAtItsLimitAndReadsOneStatementRowPerRow(String dialect) throws Exception {
         try (TestDatabase t = TestDatabase.create(dialect, dir); Database db = Database.open(t.url())) {
-            try (ProjectionWriter writer = new ProjectionWriter(db)) {
-                for (int i = 1; i <= STATEMENTS; i++) {
-                    writer.add(statement(i));
-                }
-                writer.commit(0);
-            }
+            project(db, STATEMENTS);
             String blocks = db.sql("match_blocks").replace("{dir}", "DESC").replace("{from}", "<=");
             long[] seqs = new long[PAGE];
             for (int i = 0; i < PAGE; i++) {

@@ -35,12 +35,7 @@ class RetentionPlanTest {
     @MethodSource("dev.cairn.store.TestDatabase#dialects")
     void aRemovalByTimeReadsOnlyTheStatementsStoredBeforeIt(String dialect) throws Exception {
         try (TestDatabase t = TestDatabase.create(dialect, dir); Database db = Database.open(t.url())) {
-            try (ProjectionWriter writer = new ProjectionWriter(db)) {
-                for (int i = 1; i <= STATEMENTS; i++) {
-                    writer.add(PagePlanTest.statement(i)); // stored at i ms
-                }
-                writer.commit(0);
-            }
+            PagePlanTest.project(db, STATEMENTS); // statement i stored at i ms
             long end = REMOVED + 1; // statements 1 to 200 were stored before it
             try (Connection c = DriverManager.getConnection(t.url()); Statement s = c.createStatement()) {
                 s.execute("ANALYZE");
