@@ -19,7 +19,8 @@ import picocli.CommandLine;
 
 /**
  * {@code cairn erase} of one person, then of a batch of people, from stores of N ~1 KB statements (issue 22): each
- * store is imported fresh (in process, entries of 2,000 statements), with one person, Ada, the actor of 1,000
+ * store is imported fresh (in process, entries of 2,000 statements) and its tables projected ({@code cairn replay}),
+ * with one person, Ada, the actor of 1,000
  * statements spread evenly through it and the batch's people each the actor of N / 5,000; then {@code cairn erase
  * --agent ...} runs in a child JVM as an operator runs it, timed from its start to its exit (JVM start included), with
  * its own account of where the time went; last, a retention period's erasure removes what is left of the {@value
@@ -119,6 +120,14 @@ public final class ErasureBench {
         int every = Math.max(1, (n - OLD_STATEMENTS) / ADA_STATEMENTS);
         importStatements(dir, db, n - OLD_STATEMENTS,
                 i -> i % every == 0 && i / every < ADA_STATEMENTS ? ADA : learner(i % LEARNERS));
+        // An import only appends to the log: the tables are projected as a running Cairn's would be, so that the
+        // erasure changes (and reads) the rows a store in use holds
+        long start = System.nanoTime();
+        int exit = new CommandLine(new Main()).execute("replay", "--data", dir.toString(), "--db", db);
+        if (exit != 0) {
+            throw new IllegalStateException("cairn replay exited with " + exit);
+        }
+        System.err.printf("projected %,d statements in %.1f s%n", n, (System.nanoTime() - start) / 1e9);
         return between;
     }
 

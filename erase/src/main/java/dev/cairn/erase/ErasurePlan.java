@@ -237,31 +237,32 @@ public record ErasurePlan(Request request, String erasureId, List<Entry> entries
         return out;
     }
 
-    /** The changes of {@code batch}'s entries, which this plan found (the same each time), in log order. */
-    public List<Change> changes(EventLog log, List<Entry> batch) {
+    /**
+     * The changes of {@code batch}'s entries, which this plan found (the same each time), in log order, read with
+     * {@code tailer} (one for every batch of a pass: each new one maps the log's files again).
+     */
+    public List<Change> changes(LogTailer tailer, List<Entry> batch) {
         if (request.choosesAny() && names == null) {
             throw new IllegalStateException("a plan that only counts statements chosen by id or time is applied");
         }
         Residues residues = residues();
         List<Change> out = new ArrayList<>(batch.size());
-        try (LogTailer tailer = log.tailer(EventLog.START)) {
-            for (Entry entry : batch) {
-                LogEntry e = tailer.at(entry.position());
-                Event replacement = replacement(e, residues);
-                if (replacement == null) {
-                    throw new IllegalStateException("log entry " + Long.toHexString(entry.position())
-                            + " changed since the erasure was planned");
-                }
-                out.add(new Change(e, replacement));
+        for (Entry entry : batch) {
+            LogEntry e = tailer.at(entry.position());
+            Event replacement = replacement(e, residues);
+            if (replacement == null) {
+                throw new IllegalStateException("log entry " + Long.toHexString(entry.position())
+                        + " changed since the erasure was planned");
             }
+            out.add(new Change(e, replacement));
         }
         return out;
     }
 
     /** The events that take the places of {@code batch}'s entries, by position ({@link EventLog#rewrite}). */
-    public Map<Long, Event> replacements(EventLog log, List<Entry> batch) {
+    public Map<Long, Event> replacements(LogTailer tailer, List<Entry> batch) {
         Map<Long, Event> out = new LinkedHashMap<>();
-        for (Change c : changes(log, batch)) {
+        for (Change c : changes(tailer, batch)) {
             out.put(c.entry().position(), c.replacement());
         }
         return out;

@@ -1,6 +1,7 @@
 package dev.cairn.erase;
 
 import dev.cairn.log.EventLog;
+import dev.cairn.log.LogTailer;
 import dev.cairn.store.Database;
 import dev.cairn.store.ErasureRequests;
 import dev.cairn.store.ErasureStore;
@@ -100,8 +101,10 @@ public final class Erasures {
             prepared.forEach(log::rewrite);
             return;
         }
-        for (List<ErasurePlan.Entry> batch : plan.batches(REWRITE_BATCH_BYTES)) {
-            log.rewrite(plan.replacements(log, batch));
+        try (LogTailer tailer = log.tailer(EventLog.START)) {
+            for (List<ErasurePlan.Entry> batch : plan.batches(REWRITE_BATCH_BYTES)) {
+                log.rewrite(plan.replacements(tailer, batch));
+            }
         }
     }
 

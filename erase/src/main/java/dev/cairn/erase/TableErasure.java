@@ -2,6 +2,7 @@ package dev.cairn.erase;
 
 import dev.cairn.log.Event;
 import dev.cairn.log.EventLog;
+import dev.cairn.log.LogTailer;
 import dev.cairn.log.StatementsStored;
 import dev.cairn.log.StoredStatement;
 import dev.cairn.store.ErasureStore;
@@ -99,12 +100,12 @@ public final class TableErasure {
         List<EventLog.Rewrite> rewrites = new ArrayList<>();
         long kept = 0;
         ErasurePlan.Residues residues = plan.residues();
-        try {
+        try (LogTailer tailer = log.tailer(EventLog.START)) {
             for (List<ErasurePlan.Entry> batch : plan.batches(batchBytes)) {
                 Set<UUID> removed = new LinkedHashSet<>();
                 Map<UUID, ProjectedStatement> rewritten = new HashMap<>();
                 Map<Long, Event> replacements = new LinkedHashMap<>();
-                for (ErasurePlan.Change c : plan.changes(log, batch)) {
+                for (ErasurePlan.Change c : plan.changes(tailer, batch)) {
                     if (c.entry().event() instanceof StatementsStored was
                             && !statements(was, (StatementsStored) c.replacement(), residues, removed, rewritten)) {
                         writer.rollback();

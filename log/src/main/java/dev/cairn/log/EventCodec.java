@@ -204,12 +204,23 @@ public final class EventCodec {
                 return false;
             }
             int slot = Math.abs(length);
-            byte[] was = bytes(in, slot);
-            StoredStatement before = length >= 0 ? new StoredStatement(now.id(), stored, was)
-                    : slot(Bytes.wrapForRead(was), -1, now.id(), stored, slot);
-            if (now.isErased() == before.isErased() && Arrays.equals(now.isErased() ? now.residue() : now.json(),
-                    before.isErased() ? before.residue() : before.json())) {
-                body.writeInt(length).write(was); // left alone: its bytes as they were
+            int at = (int) in.readPosition();
+            if (slot > in.readRemaining()) {
+                throw new IllegalStateException("a length of " + slot + " with " + in.readRemaining() + " bytes left");
+            }
+            in.readSkip(slot);
+            // Most statements of a large entry are left alone: compared where they stand, not copied first
+            boolean same;
+            if (length >= 0) {
+                same = !now.isErased() && Arrays.equals(now.json(), 0, now.json().length, old, at, at + slot);
+            } else {
+                StoredStatement before = slot(Bytes.wrapForRead(Arrays.copyOfRange(old, at, at + slot)), -1, now.id(),
+                        stored, slot);
+                same = now.isErased() == before.isErased() && Arrays.equals(now.isErased() ? now.residue() : now.json(),
+                        before.isErased() ? before.residue() : before.json());
+            }
+            if (same) {
+                body.writeInt(length).write(old, at, slot); // left alone: its bytes as they were
                 continue;
             }
             byte[] content = now.isErased() ? (now.residue() == null ? new byte[0] : now.residue()) : now.json();

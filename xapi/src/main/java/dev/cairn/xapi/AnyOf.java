@@ -1,5 +1,8 @@
 package dev.cairn.xapi;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.List;
 
@@ -11,8 +14,20 @@ import java.util.List;
  * <p>Its memory grows with the strings' bytes, not 256-fold: only the first state has a transition for every byte;
  * every other state keeps its children (a few bytes, often one) and a failure link. A full table per state made the
  * 19,800 erased statement ids a dead-letter search looks for into 713,000 rows of 1 KB, and ran out of memory.
+ *
+ * <p>When every string holds a byte that JSON text seldom holds ({@code @} of an e-mail address, {@code \\} of an
+ * escape), a pass reads the text eight bytes at a time for those bytes alone, and runs the automaton only around the
+ * few places they stand: a byte at a time, it read an erasure's 13.6 GB log at 400 MB/s.
  */
 public final class AnyOf {
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
+    /** The bytes that may anchor a search: seldom in statements (one {@code @} in an mbox; rarely the others). */
+    private static final String SELDOM = "\\@~^`|!$%*;<>";
+    /** The most anchors a pass tests each eight bytes for; past it, reading a byte at a time is as fast. */
+    private static final int MOST_ANCHORS = 3;
+
     /** The first state's next state for each byte (0: back to it). */
     private final int[] root;
     /** State s's children are {@code labels[i]}, {@code targets[i]} for i from {@code first[s]} to {@code first[s + 1]}. */
@@ -24,13 +39,23 @@ public final class AnyOf {
     /** Whether reaching each state means one of the strings ends there. */
     private final boolean[] match;
 
-    private AnyOf(int[] root, int[] first, byte[] labels, int[] targets, int[] fail, boolean[] match) {
+    /** The anchors, each byte repeated in a long, one of which every string holds; null when some string holds none. */
+    private final long[] anchors;
+    private final boolean[] isAnchor;
+    /** The longest string's length. */
+    private final int longest;
+
+    private AnyOf(int[] root, int[] first, byte[] labels, int[] targets, int[] fail, boolean[] match, long[] anchors,
+                  boolean[] isAnchor, int longest) {
         this.root = root;
         this.first = first;
         this.labels = labels;
         this.targets = targets;
         this.fail = fail;
         this.match = match;
+        this.anchors = anchors;
+        this.isAnchor = isAnchor;
+        this.longest = longest;
     }
 
     /** The automaton of {@code needles}; an empty needle matches every text. */
@@ -96,7 +121,9 @@ public final class AnyOf {
         }
         int[] fail = new int[count];
         boolean[] match = Arrays.copyOf(ends, count);
-        AnyOf automaton = new AnyOf(root, firstChild, labels, targets, fail, match);
+        boolean[] isAnchor = new boolean[256];
+        long[] anchors = anchors(sorted, isAnchor);
+        AnyOf automaton = new AnyOf(root, firstChild, labels, targets, fail, match, anchors, isAnchor, path.length - 1);
         for (int s : byDepth) {
             if (depth[s] > 1) {
                 fail[s] = automaton.step(fail[parent[s]], label[s]);
@@ -104,6 +131,46 @@ public final class AnyOf {
             match[s] |= match[fail[s]];
         }
         return automaton;
+    }
+
+    /**
+     * Seldom bytes one of which each of {@code needles} holds, the seldomest first, each repeated in a long, and marked
+     * in {@code isAnchor}; null when a needle holds none or more than {@value #MOST_ANCHORS} are needed.
+     */
+    private static long[] anchors(byte[][] needles, boolean[] isAnchor) {
+        boolean[] covered = new boolean[needles.length];
+        int left = needles.length;
+        long[] out = new long[MOST_ANCHORS];
+        int count = 0;
+        for (int k = 0; k < SELDOM.length() && left > 0 && count < MOST_ANCHORS; k++) {
+            byte b = (byte) SELDOM.charAt(k);
+            boolean used = false;
+            for (int n = 0; n < needles.length; n++) {
+                if (!covered[n] && contains(needles[n], b)) {
+                    covered[n] = true;
+                    left--;
+                    used = true;
+                }
+            }
+            if (used) {
+                out[count++] = (b & 0xffL) * ONES;
+                isAnchor[b & 0xff] = true;
+            }
+        }
+        if (left > 0 || needles.length == 0) {
+            Arrays.fill(isAnchor, false);
+            return null;
+        }
+        return Arrays.copyOf(out, count);
+    }
+
+    private static boolean contains(byte[] bytes, byte b) {
+        for (byte x : bytes) {
+            if (x == b) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The state after {@code s} reads byte {@code b}. */
@@ -129,8 +196,35 @@ public final class AnyOf {
         if (match[0]) {
             return true;
         }
+        if (anchors == null) {
+            return scan(text, 0, length);
+        }
+        // Any string found holds an anchor in one of the eight-byte words that hold one: the automaton reads each such
+        // word with as many bytes either side as a string can stretch.
+        int i = 0;
+        for (int words = length - 7; i < words; i += 8) {
+            long x = (long) LONGS.get(text, i);
+            long hit = 0;
+            for (long a : anchors) {
+                long y = x ^ a;
+                hit |= (y - ONES) & ~y & HIGHS; // a high bit set where y has a zero byte (and maybe after it)
+            }
+            if (hit != 0 && scan(text, Math.max(0, i - longest + 1), Math.min(length, i + 7 + longest))) {
+                return true;
+            }
+        }
+        for (; i < length; i++) {
+            if (isAnchor[text[i] & 0xff] && scan(text, Math.max(0, i - longest + 1), Math.min(length, i + longest))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether one of the strings stands in {@code text} between {@code from} and {@code to}. */
+    private boolean scan(byte[] text, int from, int to) {
         int s = 0;
-        for (int i = 0; i < length; i++) {
+        for (int i = from; i < to; i++) {
             s = step(s, text[i]);
             if (match[s]) {
                 return true;

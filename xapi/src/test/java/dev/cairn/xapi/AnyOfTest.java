@@ -56,6 +56,37 @@ class AnyOfTest {
         }
     }
 
+    /**
+     * Strings that all hold a seldom byte are searched for around the places it stands, eight bytes at a time: found at
+     * the text's start and end, across word boundaries, in texts shorter than a word, and not found where it is absent.
+     */
+    @Test
+    void agreesWithOneSearchPerStringWhenEveryStringHoldsASeldomByte() {
+        Random r = new Random(23);
+        byte[] alphabet = b("ab@\\x");
+        for (int round = 0; round < 3000; round++) {
+            List<byte[]> needles = new ArrayList<>();
+            for (int i = 0, count = 1 + r.nextInt(round % 3 == 0 ? 2 : 12); i < count; i++) {
+                byte[] n = new byte[1 + r.nextInt(round % 2 == 0 ? 3 : 20)];
+                for (int k = 0; k < n.length; k++) {
+                    n[k] = (byte) ('a' + r.nextInt(2));
+                }
+                n[r.nextInt(n.length)] = alphabet[2 + r.nextInt(round % 4 == 0 ? 2 : 1)];
+                needles.add(n);
+            }
+            byte[] text = new byte[r.nextInt(round % 5 == 0 ? 9 : 200)];
+            for (int k = 0; k < text.length; k++) {
+                text[k] = alphabet[r.nextInt(r.nextInt(10) == 0 ? 5 : 2)];
+            }
+            if (r.nextBoolean() && text.length > 0) { // plant one, anywhere
+                byte[] n = needles.get(r.nextInt(needles.size()));
+                int at = r.nextInt(Math.max(1, text.length - n.length + 1));
+                System.arraycopy(n, 0, text, at, Math.min(n.length, text.length - at));
+            }
+            assertEquals(each(needles, text), AnyOf.of(needles).in(text), "round " + round);
+        }
+    }
+
     /** A dead-letter search for every id of a large erasure: a table of 256 transitions per state needed 1 KB a byte. */
     @Test
     void holdsAHundredThousandStatementIdsInMemoryOfTheirSize() {

@@ -245,4 +245,49 @@ class LogRewriteTest {
         org.junit.jupiter.api.Assertions.assertEquals(0, compaction.get(30, java.util.concurrent.TimeUnit.SECONDS)
                 .cycles());
     }
+
+    /** The plain reading of {@link LogRewrite#changed}: byte by byte, a range extended by each difference within 64 bytes. */
+    private static List<int[]> changedByteByByte(byte[] old, byte[] fresh) {
+        List<int[]> out = new ArrayList<>();
+        int i = 0;
+        while (i < fresh.length) {
+            if (old[i] == fresh[i]) {
+                i++;
+                continue;
+            }
+            int from = i;
+            int to = i + 1;
+            for (int j = to; j < fresh.length && j < to + 64; j++) {
+                if (old[j] != fresh[j]) {
+                    to = j + 1;
+                }
+            }
+            out.add(new int[] {from, to});
+            i = to;
+        }
+        return out;
+    }
+
+    /** A rewrite writes where the bytes differ (ranges closer than 64 bytes joined), at both ends and nowhere else. */
+    @Test
+    void writesTheRangesWhereTheBytesDifferJoiningThoseCloserThanSixtyFourBytes() {
+        java.util.Random r = new java.util.Random(22);
+        for (int round = 0; round < 2000; round++) {
+            byte[] old = new byte[r.nextInt(400)];
+            r.nextBytes(old);
+            byte[] fresh = old.clone();
+            for (int k = 0, changes = r.nextInt(6); k < changes && fresh.length > 0; k++) {
+                int at = r.nextInt(fresh.length);
+                for (int j = at, run = 1 + r.nextInt(round % 2 == 0 ? 3 : 90); j < Math.min(fresh.length, at + run); j++) {
+                    fresh[j] = (byte) (old[j] + 1);
+                }
+            }
+            List<int[]> expected = changedByteByByte(old, fresh);
+            List<int[]> actual = LogRewrite.changed(old, fresh);
+            assertEquals(expected.size(), actual.size(), "round " + round);
+            for (int k = 0; k < expected.size(); k++) {
+                assertArrayEquals(expected.get(k), actual.get(k), "round " + round);
+            }
+        }
+    }
 }
