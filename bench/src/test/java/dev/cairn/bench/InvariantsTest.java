@@ -29,7 +29,7 @@ class InvariantsTest {
 
     @Test
     void killsUnderLoadLoseNoAcknowledgedBatchAndReplayEqualsLive() throws Exception {
-        everyRowHolds("durability", 8, "--trials", "2");
+        everyRowHolds("durability", 8, "--trials", "1"); // per ack mode and database; the full report runs 20
     }
 
     @Test
