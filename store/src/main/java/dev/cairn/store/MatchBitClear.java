@@ -4,7 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 
-/** Takes a statement's bit out of its entries' rows in one table of match rows, and deletes a row left empty. */
+/** Takes statements' bits out of a row in one table of match rows, and deletes the row if it is left empty. */
 final class MatchBitClear {
     private final PreparedStatement clear;
     private final PreparedStatement deleteEmpty;
@@ -14,14 +14,14 @@ final class MatchBitClear {
         deleteEmpty = c.prepareStatement(db.sql("delete_empty_match").replace("{table}", table));
     }
 
-    /** Clears the bit of {@code seq} in the row of {@code entry}, and deletes the row if it has no bit left. */
-    void clear(long entry, long seq) throws SQLException {
-        clear.setLong(1, MatchKeys.bit(seq));
+    /** Clears {@code bits} in the row ({@code entry}, {@code block}), and deletes the row if it has no bit left. */
+    void clear(long entry, long block, long bits) throws SQLException {
+        clear.setLong(1, bits);
         clear.setLong(2, entry);
-        clear.setLong(3, MatchKeys.block(seq));
+        clear.setLong(3, block);
         clear.executeUpdate();
         deleteEmpty.setLong(1, entry);
-        deleteEmpty.setLong(2, MatchKeys.block(seq));
+        deleteEmpty.setLong(2, block);
         deleteEmpty.executeUpdate();
     }
 }

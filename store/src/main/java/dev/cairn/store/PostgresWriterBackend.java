@@ -29,8 +29,8 @@ final class PostgresWriterBackend implements WriterBackend {
     }
 
     @Override
-    public void clearMatch(long entry, long seq) throws SQLException {
-        clear.clear(entry, seq);
+    public void clearMatches(long entry, long block, long bits) throws SQLException {
+        clear.clear(entry, block, bits);
     }
 
     @Override

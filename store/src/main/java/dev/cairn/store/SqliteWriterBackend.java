@@ -168,11 +168,17 @@ final class SqliteWriterBackend implements WriterBackend {
         insert.setLong(at + 3, bits);
     }
 
-    /** In both tables: a statement's rows may be in either, or in both (a block merged while its rows came). */
+    /**
+     * In both tables: a statement's rows may be in either, or in both (a block merged while its rows came); but not in
+     * statement_match_recent when this writer knows it empty (its count is never too low), as after a replay, whose
+     * large flushes go straight to statement_match: an erasure of many statements then changes one table.
+     */
     @Override
-    public void clearMatch(long entry, long seq) throws SQLException {
-        clear.clear(entry, seq);
-        clearRecent.clear(entry, seq);
+    public void clearMatches(long entry, long block, long bits) throws SQLException {
+        clear.clear(entry, block, bits);
+        if (recentRows + pendingRecentRows != 0) {
+            clearRecent.clear(entry, block, bits);
+        }
     }
 
     @Override

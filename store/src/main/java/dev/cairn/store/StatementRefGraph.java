@@ -15,6 +15,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 
 /**
@@ -197,12 +198,23 @@ final class StatementRefGraph {
         }
         List<ErasedRow> rowsInOrder = new ArrayList<>(affected.values());
         rowsInOrder.sort(Comparator.comparingLong(ErasedRow::seq));
+        // Each match row changed once for all its statements, in key order: the statements an erasure takes out of a
+        // stretch of the log share the rows of their verb, activities and authority
+        Map<Long, Map<Long, Long>> clears = new TreeMap<>();
         for (ErasedRow r : rowsInOrder) {
             if (!r.voided()) {
                 for (int i = 0; i < r.keys().size(); i++) {
-                    rows.clearMatch(r.keys().get(i), r.seq());
+                    clears.computeIfAbsent(r.keys().get(i), entry -> new TreeMap<>())
+                            .merge(MatchKeys.block(r.seq()), MatchKeys.bit(r.seq()), (a, b) -> a | b);
                 }
             }
+        }
+        for (Map.Entry<Long, Map<Long, Long>> entry : clears.entrySet()) {
+            for (Map.Entry<Long, Long> block : entry.getValue().entrySet()) {
+                rows.clearMatches(entry.getKey(), block.getKey(), block.getValue());
+            }
+        }
+        for (ErasedRow r : rowsInOrder) {
             deleteRow.setLong(1, r.seq());
             deleteRow.executeUpdate();
             UUID target = r.statement().keys().refTarget();
@@ -332,7 +344,7 @@ final class StatementRefGraph {
         setVoided.setLong(1, target.seq());
         setVoided.executeUpdate();
         for (int i = 0; i < target.keys().size(); i++) {
-            rows.clearMatch(target.keys().get(i), target.seq());
+            rows.clearMatches(target.keys().get(i), MatchKeys.block(target.seq()), MatchKeys.bit(target.seq()));
         }
     }
 

@@ -23,8 +23,11 @@ interface WriterBackend extends AutoCloseable {
      */
     void writeMatches(long[] entries, long[] blocks, long[] bits, int rows, long lastStoredBlock) throws SQLException;
 
-    /** Takes the match of {@code seq} out of the row of {@code entry}, wherever this backend keeps match rows. */
-    void clearMatch(long entry, long seq) throws SQLException;
+    /**
+     * Takes the matches of {@code bits} (a bit per statement of the block) out of the row ({@code entry}, {@code
+     * block}), wherever this backend keeps match rows.
+     */
+    void clearMatches(long entry, long block, long bits) throws SQLException;
 
     /** Forgets the rows added and not yet sent (the transaction is rolled back). */
     void clear() throws SQLException;
