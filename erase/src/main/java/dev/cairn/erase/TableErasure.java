@@ -47,10 +47,11 @@ public final class TableErasure {
     /**
      * The most bytes of log writes kept from the tables' pass for the log's rewrite: past it they are worked out again
      * then (an entry rewritten before is written whole, as type 5), which reads and decodes the touched entries once
-     * more (26 s of a 10,000,000-statement log's erasure of 100 people). A quarter of the heap, at most 1 GiB: a
-     * removed statement's slot is about its size.
+     * more (26 s of a 10,000,000-statement log's erasure of 100 people). A quarter of the heap, at least 256 MiB and
+     * at most 1 GiB: a removed statement's slot is about its size.
      */
-    private static final long KEPT_REWRITE_BYTES = Math.min(1L << 30, Runtime.getRuntime().maxMemory() / 4);
+    private static final long KEPT_REWRITE_BYTES = Math.min(1L << 30,
+            Math.max(256L << 20, Runtime.getRuntime().maxMemory() / 4));
 
     /**
      * @param rewrites the log's rewrite, worked out in the same pass over the entries (written once the tables are

@@ -346,7 +346,9 @@ SELECT agent_keys FROM erasure_request WHERE status = 'pending' AND agent_keys I
 
 -- Retention (ErasureStore.keptFrom): each reads the statements stored before a time, by index, never the ones kept.
 -- name: last_seq_stored_before
-SELECT max(seq) FROM statement WHERE stored_ms < ?
+-- seq + 0: max(seq) is planned as a backward walk of the key that reads every statement kept first (SQLite without
+-- statistics, which Cairn never gathers; PostgreSQL): this reads the index of the stored times, the removed ones only.
+SELECT max(seq + 0) FROM statement WHERE stored_ms < ?
 
 -- name: any_stored_from_below_seq
 SELECT 1 FROM statement WHERE seq < ? AND stored_ms >= ? LIMIT 1

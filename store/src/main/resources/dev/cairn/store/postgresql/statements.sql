@@ -40,6 +40,3 @@ SELECT seq, len, CASE WHEN n = 1 OR before + len <= {max_bytes} THEN json END FR
     FROM statement WHERE seq IN (?) AND voided = 0 WINDOW w AS (ORDER BY seq {dir} ROWS UNBOUNDED PRECEDING)) p
 WHERE before <= {max_bytes} OR n <= 2 ORDER BY seq {dir}
 
--- name: last_seq_stored_before
--- seq + 0: max(seq) would be planned as a backward walk of the key that reads every statement kept first.
-SELECT max(seq + 0) FROM statement WHERE stored_ms < ?
