@@ -41,12 +41,11 @@ public final class AnyOf {
 
     /** The anchors, each byte repeated in a long, one of which every string holds; null when some string holds none. */
     private final long[] anchors;
-    private final boolean[] isAnchor;
     /** The longest string's length. */
     private final int longest;
 
     private AnyOf(int[] root, int[] first, byte[] labels, int[] targets, int[] fail, boolean[] match, long[] anchors,
-                  boolean[] isAnchor, int longest) {
+                  int longest) {
         this.root = root;
         this.first = first;
         this.labels = labels;
@@ -54,7 +53,6 @@ public final class AnyOf {
         this.fail = fail;
         this.match = match;
         this.anchors = anchors;
-        this.isAnchor = isAnchor;
         this.longest = longest;
     }
 
@@ -121,9 +119,7 @@ public final class AnyOf {
         }
         int[] fail = new int[count];
         boolean[] match = Arrays.copyOf(ends, count);
-        boolean[] isAnchor = new boolean[256];
-        long[] anchors = anchors(sorted, isAnchor);
-        AnyOf automaton = new AnyOf(root, firstChild, labels, targets, fail, match, anchors, isAnchor, path.length - 1);
+        AnyOf automaton = new AnyOf(root, firstChild, labels, targets, fail, match, anchors(sorted), path.length - 1);
         for (int s : byDepth) {
             if (depth[s] > 1) {
                 fail[s] = automaton.step(fail[parent[s]], label[s]);
@@ -134,10 +130,10 @@ public final class AnyOf {
     }
 
     /**
-     * Seldom bytes one of which each of {@code needles} holds, the seldomest first, each repeated in a long, and marked
-     * in {@code isAnchor}; null when a needle holds none or more than {@value #MOST_ANCHORS} are needed.
+     * Seldom bytes one of which each of {@code needles} holds, the seldomest first, each repeated in a long; null when a
+     * needle holds none or more than {@value #MOST_ANCHORS} are needed.
      */
-    private static long[] anchors(byte[][] needles, boolean[] isAnchor) {
+    private static long[] anchors(byte[][] needles) {
         boolean[] covered = new boolean[needles.length];
         int left = needles.length;
         long[] out = new long[MOST_ANCHORS];
@@ -154,11 +150,9 @@ public final class AnyOf {
             }
             if (used) {
                 out[count++] = (b & 0xffL) * ONES;
-                isAnchor[b & 0xff] = true;
             }
         }
         if (left > 0 || needles.length == 0) {
-            Arrays.fill(isAnchor, false);
             return null;
         }
         return Arrays.copyOf(out, count);
@@ -196,25 +190,21 @@ public final class AnyOf {
         if (match[0]) {
             return true;
         }
-        if (anchors == null) {
+        if (anchors == null || length < 8) {
             return scan(text, 0, length);
         }
         // Any string found holds an anchor in one of the eight-byte words that hold one: the automaton reads each such
-        // word with as many bytes either side as a string can stretch.
-        int i = 0;
-        for (int words = length - 7; i < words; i += 8) {
-            long x = (long) LONGS.get(text, i);
+        // word with as many bytes either side as a string can stretch. The last word ends at the text's end, over the
+        // one before it.
+        for (int i = 0; i < length; i += 8) {
+            int at = Math.min(i, length - 8);
+            long x = (long) LONGS.get(text, at);
             long hit = 0;
             for (long a : anchors) {
                 long y = x ^ a;
                 hit |= (y - ONES) & ~y & HIGHS; // a high bit set where y has a zero byte (and maybe after it)
             }
-            if (hit != 0 && scan(text, Math.max(0, i - longest + 1), Math.min(length, i + 7 + longest))) {
-                return true;
-            }
-        }
-        for (; i < length; i++) {
-            if (isAnchor[text[i] & 0xff] && scan(text, Math.max(0, i - longest + 1), Math.min(length, i + longest))) {
+            if (hit != 0 && scan(text, Math.max(0, at - longest + 1), Math.min(length, at + 7 + longest))) {
                 return true;
             }
         }

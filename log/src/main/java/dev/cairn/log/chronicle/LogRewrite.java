@@ -141,20 +141,27 @@ final class LogRewrite {
     static List<int[]> changed(byte[] old, byte[] fresh) {
         List<int[]> out = new ArrayList<>();
         int end = fresh.length;
-        int i = Arrays.mismatch(old, 0, end, fresh, 0, end);
-        while (i >= 0) {
-            int from = i;
-            int to = i + 1;
-            for (int gap; (gap = Arrays.mismatch(old, to, Math.min(end, to + GAP), fresh, to, Math.min(end, to + GAP))) >= 0; ) {
-                to += gap + 1;
+        for (int from = mismatch(old, fresh, 0, end); from >= 0; from = mismatch(old, fresh, out.get(out.size() - 1)[1], end)) {
+            int to = from + 1;
+            for (int next; (next = mismatch(old, fresh, to, Math.min(end, to + GAP))) >= 0; ) {
+                to = next + 1;
             }
             out.add(new int[] {from, to});
-            i = to >= end ? -1 : Arrays.mismatch(old, to, end, fresh, to, end);
-            i = i < 0 ? -1 : to + i;
         }
         return out;
     }
 
+    /** The first index from {@code from} to {@code to} where {@code old} and {@code fresh} differ, or -1. */
+    private static int mismatch(byte[] old, byte[] fresh, int from, int to) {
+        int i = Arrays.mismatch(old, from, to, fresh, from, to);
+        return i < 0 ? -1 : from + i;
+    }
+
+    /**
+     * The bytes that take the place of entry {@code old}: a void entry, or statements slot by slot over an entry as an
+     * ingest or an earlier slot-by-slot rewrite wrote it (only the changed statements' bytes and the checksum differ),
+     * or else as a type 5 entry.
+     */
     private static byte[] encode(Event event, byte[] old, long index) {
         int length = old.length;
         Bytes<byte[]> out = Bytes.allocateElasticOnHeap(length);
