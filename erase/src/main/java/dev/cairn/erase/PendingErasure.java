@@ -22,10 +22,11 @@ import java.util.UUID;
 
 /**
  * The mark an erasure leaves in the log's directory from before it changes the log until the tables have been rebuilt
- * without what it erased: while it is there the tables may still hold erased data, so no Cairn process starts on the
- * data, and the next {@code cairn erase} finishes the erasure first. The mark holds what the erasure erases and its
- * id: an erasure whose log rewrite was cut between two batches is planned again from the log, and must find the same
- * people and give them the same placeholder (the id names it) in what is left.
+ * without what it erased: while it is there the tables may still hold erased data, so no process of a split deployment
+ * starts on the data; {@code cairn serve} finishes the erasure before it serves anything, as the next
+ * {@code cairn erase} does. The mark holds what the erasure erases and its id: an erasure whose log rewrite was cut
+ * between two batches is planned again from the log, and must find the same people and give them the same
+ * placeholder (the id names it) in what is left.
  */
 public final class PendingErasure {
     public static final String FILE = "erasure.pending";
@@ -45,11 +46,12 @@ public final class PendingErasure {
         return Files.exists(logDir.resolve(FILE));
     }
 
-    /** Refuses to start a process on data whose erasure was interrupted. */
+    /** Refuses to start a process of a split deployment on data whose erasure was interrupted. */
     public static void refuseToStart(Path logDir) {
         if (exists(logDir)) {
             throw new IllegalStateException("an erasure of this data was interrupted (" + logDir.resolve(FILE)
-                    + "): its tables may still hold what it erased. Run 'cairn erase' again to finish it, then start");
+                    + "): its tables may still hold what it erased. Stop every Cairn process on this data and run "
+                    + "'cairn erase' to finish it, then start");
         }
     }
 

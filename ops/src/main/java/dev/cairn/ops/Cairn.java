@@ -125,9 +125,17 @@ public final class Cairn implements AutoCloseable {
         try {
             OwnerOnly.createDirectories(s.get(DATA));
             OwnerOnly.createDirectories(s.get(LOG_DIR));
-            PendingErasure.refuseToStart(s.get(LOG_DIR));
+            // serve holds everything an erasure needs (the log's writer lock, the projector's tables) and finishes
+            // one that was interrupted before it opens them; a process of a split deployment cannot, alone.
+            boolean serve = roles.contains(Role.INGEST) && roles.contains(Role.PROJECT);
+            if (!serve) {
+                PendingErasure.refuseToStart(s.get(LOG_DIR));
+            }
             if (roles.contains(Role.INGEST)) {
                 started(WriterLock.acquire(s.get(LOG_DIR)));
+            }
+            if (serve && PendingErasure.exists(s.get(LOG_DIR))) {
+                EraseCommand.finishInterrupted(s);
             }
             PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             new JvmMemoryMetrics().bindTo(metrics);

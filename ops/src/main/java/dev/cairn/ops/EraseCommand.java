@@ -122,7 +122,7 @@ final class EraseCommand implements Callable<Integer> {
         try (WriterLock held = lock.get()) {
             int exit;
             try (EventLog log = ChronicleLog.open(logDir)) {
-                exit = erase(s, log, request, erasureId, upTo, pending);
+                exit = erase(s, log, request, erasureId, upTo, pending, dryRun);
             }
             if (!dryRun) {
                 compact(logDir); // after a kill, a run again that finds nothing to erase still gives the space back
@@ -135,8 +135,26 @@ final class EraseCommand implements Callable<Integer> {
         }
     }
 
-    private int erase(Settings s, EventLog log, ErasurePlan.Request request, String erasureId, long upTo,
-                      boolean pending) throws Exception {
+    /**
+     * Finishes the erasure that the mark in the log's directory says was interrupted, as {@code cairn erase} without
+     * options does, but leaves the log's compaction to {@code cairn log compact}: {@code cairn serve} runs this on
+     * start, holding the log's writer lock, before it opens anything else on the data.
+     *
+     * @throws IllegalStateException when the mark does not read
+     */
+    static void finishInterrupted(Settings s) throws Exception {
+        Path logDir = s.get(LOG_DIR);
+        PendingErasure.Interrupted was = PendingErasure.read(logDir).orElse(
+                new PendingErasure.Interrupted(ErasurePlan.newErasureId(), new ErasurePlan.Request(List.of(), Set.of(),
+                        null), Long.MAX_VALUE)); // an empty mark of an earlier release: the tables are rebuilt
+        LOG.warn("an erasure of this data was interrupted ({}): finishing it before anything is served", was.erasureId());
+        try (EventLog log = ChronicleLog.open(logDir)) {
+            erase(s, log, was.request(), was.erasureId(), was.upTo(), true, false);
+        }
+    }
+
+    private static int erase(Settings s, EventLog log, ErasurePlan.Request request, String erasureId, long upTo,
+                             boolean pending, boolean dryRun) throws Exception {
         long started = System.nanoTime();
         log.repairTornTail(); // as an ingest does on start: the erasure is this log's writer now
         ErasurePlan plan;

@@ -2,6 +2,7 @@ package dev.cairn.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static dev.cairn.ops.ErasureScene.ACTIVITY;
 import static dev.cairn.ops.ErasureScene.ADA;
@@ -38,8 +39,10 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -623,6 +626,39 @@ class EraseCommandTest {
         }
     }
 
+    /**
+     * A serve started on data whose erasure was interrupted (killed mid-way, say) finishes it before it answers
+     * anything, with what the mark says and its placeholder; a process of a split deployment refuses to start on it.
+     */
+    @Test
+    void serveFinishesAnInterruptedErasureBeforeItServesAndASplitProcessRefusesToStart() throws Exception {
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            scene(lrs);
+        }
+        Path log = data.resolve("log");
+        PendingErasure.mark(log, "0000abcd", new ErasurePlan.Request(List.of(new Ifi(Ifi.Kind.MBOX, "mailto:" + ADA,
+                null)), Set.of(), null), Long.MAX_VALUE);
+        assertSplitProcessRefuses(data, database.url());
+        assertTrue(anyFileHolds(ADA), "nothing erased by a refusal");
+        try (TestLrs lrs = new TestLrs(data, database.url())) {
+            assertFalse(PendingErasure.exists(log));
+            assertEquals(404, lrs.get("/xapi/statements?statementId=" + ids.get("ada's")).statusCode());
+            assertEquals("urn:cairn:erased:0000abcd", TestLrs.json(lrs.get("/xapi/statements?statementId="
+                    + ids.get("about ada"))).path("object").path("openid").asText());
+            assertEquals(scene.exact.get("carol's"), lrs.get("/xapi/statements?format=exact&statementId="
+                    + ids.get("carol's")).body());
+        }
+        assertFalse(anyFileHolds(ADA));
+        assertFalse(anyRowHolds(ADA));
+        RestartAndReplayTest.assertReplayRebuildsTheSameTables(data, database.url());
+    }
+
+    /** A query process (one of a split deployment) does not start on data whose erasure was interrupted. */
+    static void assertSplitProcessRefuses(Path dir, String url) {
+        assertThrows(IllegalStateException.class, () -> Cairn.start(TestLrs.settings(dir, url), EnumSet.of(Role.QUERY),
+                List.of(), Clock.systemUTC()).close(), "no process of a split deployment starts on a half-done erasure");
+    }
+
     @Test
     void badRequestsAreRefusedAndEraseNothing() throws Exception {
         try (TestLrs lrs = new TestLrs(data, database.url())) {
@@ -644,8 +680,9 @@ class EraseCommandTest {
     }
 
     /**
-     * Killed at moments spread over a whole erasure, then run again: the erasure is whole, and no process starts on it
-     * half done. The first trial runs to its end and measures how long an erasure takes, from its JVM's start to its
+     * Killed at moments spread over a whole erasure, then run again: the erasure is whole, and no process of a split
+     * deployment starts on it half done, while serve finishes it (every other trial finishes it so, the others with
+     * the command). The first trial runs to its end and measures how long an erasure takes, from its JVM's start to its
      * exit; each later one kills at a random moment of its own tenth of that time.
      */
     @Test
@@ -674,7 +711,12 @@ class EraseCommandTest {
                 }
                 String moment = "trial " + trial + " of an erasure of " + whole / 1_000_000 + " ms";
                 if (PendingErasure.exists(dir.resolve("log"))) {
-                    assertThrows(() -> new TestLrs(dir, db.url()).close());
+                    assertSplitProcessRefuses(dir, db.url());
+                    if (trial % 2 == 0) {
+                        new TestLrs(dir, db.url()).close();
+                        assertFalse(PendingErasure.exists(dir.resolve("log")), moment + ": serve finished it");
+                        moment += ", finished by serve";
+                    }
                 }
                 int again = erase(dir, db.url(), "--agent", ADA_AGENT);
                 assertTrue(again == 0 || again == 1, moment + ": erased now, or had been whole: " + again);
@@ -691,7 +733,4 @@ class EraseCommandTest {
         }
     }
 
-    private static void assertThrows(org.junit.jupiter.api.function.Executable e) {
-        org.junit.jupiter.api.Assertions.assertThrows(Exception.class, e, "no process starts on a half-done erasure");
-    }
 }
