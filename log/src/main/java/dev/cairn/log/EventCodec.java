@@ -101,8 +101,11 @@ public final class EventCodec {
     private static final ThreadLocal<Checksum> CHECKSUM = ThreadLocal.withInitial(Checksum::new);
     /** The body of the entry being encoded, checksummed before it is written to the log in one copy. */
     private static final ThreadLocal<Bytes<byte[]>> BODY = ThreadLocal.withInitial(Bytes::allocateElasticOnHeap);
-    /** A body buffer grown past this is dropped after use, so one large document does not keep its size. */
-    private static final int KEEP_BODY_BYTES = 1 << 20;
+    /**
+     * A body buffer grown past this is dropped after use, so one large document does not keep its size; an import's
+     * batch (2,000 statements of a few KB) stays under it and reuses the buffer.
+     */
+    private static final int KEEP_BODY_BYTES = 16 << 20;
 
     private EventCodec() {
     }
@@ -123,6 +126,7 @@ public final class EventCodec {
         Bytes<byte[]> body = BODY.get();
         body.clear();
         try {
+            body.ensureCapacity(encodedLength(event)); // grown once, not doubled and copied on the way
             encodeBody(event, body);
             writeChecked(body, out);
         } finally {
