@@ -23,6 +23,8 @@ import java.util.regex.Pattern;
  */
 final class TornTailTrials {
     private static final int WRITERS = 4;
+    /** How long a trial waits for its load's first acknowledged batch. */
+    private static final long FIRST_ACK_NANOS = 60_000_000_000L;
     /** What a server that refuses a log it cannot read to its end says (ChronicleLog's UnreadableEndException). */
     private static final String UNREADABLE_END = "cannot be read past index";
     private static final Pattern VOIDED = Pattern.compile("([0-9,]+) voided torn entries");
@@ -66,6 +68,14 @@ final class TornTailTrials {
             for (int t = 0; t < trials && failure == null; t++) {
                 // Attachments make entries of megabytes: a kill finds more unsynced bytes to cut into.
                 BatchLoad load = new BatchLoad(server.url(), authorization, WRITERS, random.nextLong(), true, true);
+                // The kill comes a random time after the first acknowledged batch, so that there is always a synced
+                // entry to cut after, however slowly a loaded machine starts the load.
+                if (!firstAcknowledged(load)) {
+                    load.stop();
+                    failure = "trial " + (t + 1) + ": no batch acknowledged within "
+                            + FIRST_ACK_NANOS / 1_000_000_000 + " s";
+                    break;
+                }
                 Thread.sleep(300 + random.nextInt(1200));
                 server.close(); // kill -9
                 List<Batch> batches = load.stop();
@@ -93,6 +103,18 @@ final class TornTailTrials {
                         + " of 1 and 100, statements with a 0.5-4 MiB attachment), the log's last cycle file then cut at a"
                         + " random byte after the last synced entry"),
                 restarts(trials), ReplayComparison.row(dialect, data, db, "after the torn-tail trials"));
+    }
+
+    /** Waits until {@code load} has an acknowledged batch; false after {@link #FIRST_ACK_NANOS}. */
+    private static boolean firstAcknowledged(BatchLoad load) throws InterruptedException {
+        long deadline = System.nanoTime() + FIRST_ACK_NANOS;
+        while (load.answered().stream().noneMatch(BatchLoad.Batch::acknowledged)) {
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            Thread.sleep(20);
+        }
+        return true;
     }
 
     /**
