@@ -598,18 +598,24 @@ class EraseCommandTest {
         assertFalse(PendingErasure.exists(data.resolve("log")));
     }
 
-    /**
-     * An erasure cut between two batches of its log rewrite is planned again from what is left: the mark keeps what it
-     * erases and its id, so that a run without options finishes it, with the same placeholder.
-     */
-    @Test
-    void anInterruptedErasureIsFinishedWithWhatItErasesAndItsOwnPlaceholder() throws Exception {
+    /** The scene, and the mark an erasure of Ada killed before its rewrite left, with the placeholder id 0000abcd. */
+    private Path sceneWithAdasErasureInterrupted() throws Exception {
         try (TestLrs lrs = new TestLrs(data, database.url())) {
             scene(lrs);
         }
         Path log = data.resolve("log");
         PendingErasure.mark(log, "0000abcd", new ErasurePlan.Request(List.of(new Ifi(Ifi.Kind.MBOX, "mailto:" + ADA,
                 null)), Set.of(), null), Long.MAX_VALUE);
+        return log;
+    }
+
+    /**
+     * An erasure cut between two batches of its log rewrite is planned again from what is left: the mark keeps what it
+     * erases and its id, so that a run without options finishes it, with the same placeholder.
+     */
+    @Test
+    void anInterruptedErasureIsFinishedWithWhatItErasesAndItsOwnPlaceholder() throws Exception {
+        Path log = sceneWithAdasErasureInterrupted();
         assertEquals(2, erase("--agent", "{\"mbox\":\"mailto:bob@example.com\"}"), "not another erasure first");
         assertTrue(PendingErasure.exists(log));
         byte[] mark = Files.readAllBytes(log.resolve("erasure.pending"));
@@ -632,12 +638,7 @@ class EraseCommandTest {
      */
     @Test
     void serveFinishesAnInterruptedErasureBeforeItServesAndASplitProcessRefusesToStart() throws Exception {
-        try (TestLrs lrs = new TestLrs(data, database.url())) {
-            scene(lrs);
-        }
-        Path log = data.resolve("log");
-        PendingErasure.mark(log, "0000abcd", new ErasurePlan.Request(List.of(new Ifi(Ifi.Kind.MBOX, "mailto:" + ADA,
-                null)), Set.of(), null), Long.MAX_VALUE);
+        Path log = sceneWithAdasErasureInterrupted();
         assertSplitProcessRefuses(data, database.url());
         assertTrue(anyFileHolds(ADA), "nothing erased by a refusal");
         try (TestLrs lrs = new TestLrs(data, database.url())) {
