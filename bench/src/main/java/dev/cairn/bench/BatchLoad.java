@@ -100,6 +100,22 @@ final class BatchLoad implements AutoCloseable {
         return List.copyOf(batches);
     }
 
+    /**
+     * Waits for the first acknowledgement of a batch sent at or after {@code fromNanos} ({@link System#nanoTime}), until
+     * {@code deadlineNanos}; returns the nanoseconds from {@code fromNanos} to that answer, or -1 if none came in time.
+     */
+    long acknowledgedAfter(long fromNanos, long deadlineNanos) throws InterruptedException {
+        while (System.nanoTime() - deadlineNanos < 0) {
+            long first = batches.stream().filter(b -> b.acknowledged() && b.sentNanos() - fromNanos >= 0)
+                    .mapToLong(b -> b.answeredNanos() - fromNanos).min().orElse(-1);
+            if (first >= 0) {
+                return first;
+            }
+            Thread.sleep(20);
+        }
+        return -1;
+    }
+
     /** Stops the writers and waits for their last requests; returns every batch sent. */
     List<Batch> stop() throws InterruptedException {
         stop.set(true);

@@ -89,7 +89,8 @@ final class FullDiskTrials {
                     Thread.sleep(HOLD_MILLIS);
                     long freed = System.nanoTime();
                     Files.delete(filler);
-                    resumed.add(acknowledgedAfter(load, freed));
+                    long resumedNanos = load.acknowledgedAfter(freed, freed + RESUME_MILLIS * 1_000_000);
+                    resumed.add(resumedNanos < 0 ? -1 : resumedNanos / 1_000_000);
                     ready.add(health.readyAfter(freed, RESUME_MILLIS));
                     Thread.sleep(LOAD_MILLIS / 2);
                     batches = load.stop();
@@ -115,20 +116,6 @@ final class FullDiskTrials {
                 audit.row(dialect, "full disk, " + what + ": every batch read back"),
                 logCheck(logChecks),
                 ReplayComparison.row(dialect, data, db, "after the full-disk trials"));
-    }
-
-    /** Milliseconds from {@code from} to the first acknowledgement of a batch sent after it; -1 if none in time. */
-    private static long acknowledgedAfter(BatchLoad load, long from) throws InterruptedException {
-        long deadline = from + RESUME_MILLIS * 1_000_000;
-        while (System.nanoTime() - deadline < 0) {
-            long first = load.answered().stream().filter(b -> b.acknowledged() && b.sentNanos() - from >= 0)
-                    .mapToLong(b -> b.answeredNanos() - from).min().orElse(-1);
-            if (first >= 0) {
-                return first / 1_000_000;
-            }
-            Thread.sleep(20);
-        }
-        return -1;
     }
 
     /** @param free the most bytes left free by a fill */

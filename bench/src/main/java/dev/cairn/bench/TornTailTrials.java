@@ -67,10 +67,11 @@ final class TornTailTrials {
         try {
             for (int t = 0; t < trials && failure == null; t++) {
                 // Attachments make entries of megabytes: a kill finds more unsynced bytes to cut into.
+                long started = System.nanoTime();
                 BatchLoad load = new BatchLoad(server.url(), authorization, WRITERS, random.nextLong(), true, true);
                 // The kill comes a random time after the first acknowledged batch, so that there is always a synced
                 // entry to cut after, however slowly a loaded machine starts the load.
-                if (!firstAcknowledged(load)) {
+                if (load.acknowledgedAfter(started, started + FIRST_ACK_NANOS) < 0) {
                     load.stop();
                     failure = "trial " + (t + 1) + ": no batch acknowledged within "
                             + FIRST_ACK_NANOS / 1_000_000_000 + " s";
@@ -103,18 +104,6 @@ final class TornTailTrials {
                         + " of 1 and 100, statements with a 0.5-4 MiB attachment), the log's last cycle file then cut at a"
                         + " random byte after the last synced entry"),
                 restarts(trials), ReplayComparison.row(dialect, data, db, "after the torn-tail trials"));
-    }
-
-    /** Waits until {@code load} has an acknowledged batch; false after {@link #FIRST_ACK_NANOS}. */
-    private static boolean firstAcknowledged(BatchLoad load) throws InterruptedException {
-        long deadline = System.nanoTime() + FIRST_ACK_NANOS;
-        while (load.answered().stream().noneMatch(BatchLoad.Batch::acknowledged)) {
-            if (System.nanoTime() - deadline > 0) {
-                return false;
-            }
-            Thread.sleep(20);
-        }
-        return true;
     }
 
     /**
