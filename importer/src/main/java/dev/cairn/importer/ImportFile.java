@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.cairn.xapi.JsonObjectSyntax;
 import java.io.BufferedInputStream;
 import java.io.EOFException;
 import java.io.IOException;

@@ -9,6 +9,7 @@ import dev.cairn.log.EventCodec;
 import dev.cairn.xapi.Attachment;
 import dev.cairn.xapi.ExactWriter;
 import dev.cairn.xapi.MediaTypes;
+import dev.cairn.xapi.ParallelBatchParse;
 import dev.cairn.xapi.ParsedStatement;
 import dev.cairn.xapi.SignedStatements;
 import dev.cairn.xapi.StatementParser;
@@ -28,6 +29,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 /**
  * PUT and POST on /statements. The body is received without blocking an I/O thread, parsed and validated (on
@@ -45,10 +47,13 @@ public final class StatementWriteHandler implements HttpHandler {
 
     private final CommandSubmitter submitter;
     private final long maxBodyBytes;
+    /** Parses the second half of a large batch while the request's own thread parses the first. */
+    private final Executor parseHelper;
 
-    public StatementWriteHandler(CommandSubmitter submitter, long maxBodyBytes) {
+    public StatementWriteHandler(CommandSubmitter submitter, long maxBodyBytes, Executor parseHelper) {
         this.submitter = submitter;
         this.maxBodyBytes = maxBodyBytes;
+        this.parseHelper = parseHelper;
     }
 
     @Override
@@ -77,7 +82,7 @@ public final class StatementWriteHandler implements HttpHandler {
             parts = parts.subList(1, parts.size());
         }
         List<ParsedStatement> statements = putId != null ? List.of(StatementParser.parseOne(json, version))
-                : StatementParser.parseBatch(json, version);
+                : ParallelBatchParse.parseBatch(json, version, parseHelper);
         checkIds(statements, putId);
         List<AttachmentContent> attachments = AttachmentParts.match(statements, parts);
         checkSignatures(statements, attachments, version);

@@ -93,6 +93,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -217,7 +218,8 @@ public final class Cairn implements AutoCloseable {
                 for (DocumentKey.Kind kind : DocumentKey.Kind.values()) {
                     documentWrites.put(kind, new DocumentWriteHandler(kind, submitter, s.get(MAX_BODY)));
                 }
-                writes = new HttpApi.Writes(new StatementWriteHandler(submitter, s.get(MAX_BODY)), documentWrites);
+                writes = new HttpApi.Writes(new StatementWriteHandler(submitter, s.get(MAX_BODY),
+                        ForkJoinPool.commonPool()), documentWrites);
             }
             HttpApi.Reads reads = null;
             if (roles.contains(Role.QUERY)) {

@@ -1,19 +1,20 @@
-package dev.cairn.importer;
+package dev.cairn.xapi;
 
 /**
  * Checks the syntax of one JSON object in a byte array and finds where it ends, without making tokens: the
- * structure check of a large import file runs this over every byte, on every core, before anything is imported.
+ * structure check of a large import file runs this over every byte, on every core, before anything is imported, and
+ * a large POST of statements is split with it to be parsed on two threads ({@link ParallelBatchParse}).
  *
  * <p>It accepts exactly what Jackson's default parser accepts when it skips the same object (RFC 8259 grammar;
  * strings without raw control characters, with the escapes JSON allows, in well-formed UTF-8), except Jackson's size limits (nesting depth, number and string lengths), which the parse of each
  * statement applies to that statement alone. Anything it refuses is checked again by Jackson, which reports the fault.
  * One instance is used by one thread at a time (it keeps the nesting stack).
  */
-final class JsonObjectSyntax {
+public final class JsonObjectSyntax {
     /** The bytes end inside the object. */
-    static final int INCOMPLETE = -1;
+    public static final int INCOMPLETE = -1;
     /** The bytes are not a JSON object. */
-    static final int MALFORMED = -2;
+    public static final int MALFORMED = -2;
 
     // What the next byte that is not whitespace may be.
     private static final int VALUE = 0;
@@ -47,7 +48,7 @@ final class JsonObjectSyntax {
      * The offset just after the JSON object that starts at {@code b[from]}, {@link #INCOMPLETE} when {@code limit}
      * comes first, or {@link #MALFORMED} when {@code b[from]} does not start a well-formed object.
      */
-    int end(byte[] b, int from, int limit) {
+    public int end(byte[] b, int from, int limit) {
         if (from >= limit) {
             return INCOMPLETE;
         }
@@ -128,7 +129,7 @@ final class JsonObjectSyntax {
     }
 
     /** The whitespace JSON allows between tokens (and NDJSON between objects). */
-    static boolean isWhitespace(byte c) {
+    public static boolean isWhitespace(byte c) {
         return c == ' ' || c == '\n' || c == '\r' || c == '\t';
     }
 

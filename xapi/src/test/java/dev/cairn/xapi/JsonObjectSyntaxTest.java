@@ -1,4 +1,4 @@
-package dev.cairn.importer;
+package dev.cairn.xapi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
