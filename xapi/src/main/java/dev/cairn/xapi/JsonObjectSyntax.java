@@ -43,6 +43,8 @@ public final class JsonObjectSyntax {
 
     /** True for each open container that is an object, false for an array; index = depth - 1. */
     private boolean[] objects = new boolean[64];
+    /** The deepest nesting of containers in the last object read, the object itself counting 1. */
+    private int deepest;
 
     /**
      * The offset just after the JSON object that starts at {@code b[from]}, {@link #INCOMPLETE} when {@code limit}
@@ -55,6 +57,7 @@ public final class JsonObjectSyntax {
         if (b[from] != '{') {
             return MALFORMED;
         }
+        deepest = 0;
         int depth = 0;
         int state = VALUE;
         int i = from;
@@ -133,7 +136,13 @@ public final class JsonObjectSyntax {
         return c == ' ' || c == '\n' || c == '\r' || c == '\t';
     }
 
+    /** The deepest nesting of containers in the object {@link #end} read last (the object itself is depth 1). */
+    public int deepest() {
+        return deepest;
+    }
+
     private void push(int depth, boolean object) {
+        deepest = Math.max(deepest, depth + 1);
         if (depth == objects.length) {
             objects = java.util.Arrays.copyOf(objects, depth * 2);
         }

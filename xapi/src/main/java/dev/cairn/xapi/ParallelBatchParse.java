@@ -1,5 +1,6 @@
 package dev.cairn.xapi;
 
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -22,6 +23,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class ParallelBatchParse {
     /** Smaller bodies (up to ~50 statements) are parsed on one thread: the hand-off would cost more than it saves. */
     static final int MIN_BYTES = 64 << 10;
+    /**
+     * The deepest element parsed on its own: in the array it lies one level deeper, and Jackson's nesting limit counts
+     * that level, so a deeper one goes to the one-thread parse, which accepts or refuses it as it always did.
+     */
+    static final int MAX_ELEMENT_DEPTH = StreamReadConstraints.defaults().getMaxNestingDepth() - 1;
     private static final ThreadLocal<JsonObjectSyntax> SYNTAX = ThreadLocal.withInitial(JsonObjectSyntax::new);
 
     private ParallelBatchParse() {
@@ -84,8 +90,8 @@ public final class ParallelBatchParse {
     }
 
     /**
-     * The (start, end) offsets of the elements of a body that is an array of well-formed objects, whitespace between
-     * tokens and nothing after it; null for anything else.
+     * The (start, end) offsets of the elements of a body that is an array of well-formed objects, none nested deeper
+     * than {@link #MAX_ELEMENT_DEPTH}, whitespace between tokens and nothing after it; null for anything else.
      */
     static int[] elements(byte[] b) {
         JsonObjectSyntax syntax = SYNTAX.get();
@@ -98,7 +104,7 @@ public final class ParallelBatchParse {
         while (true) {
             i = skipWhitespace(b, i + 1);
             int end = syntax.end(b, i, b.length);
-            if (end < 0) {
+            if (end < 0 || syntax.deepest() > MAX_ELEMENT_DEPTH) {
                 return null;
             }
             if (n == bounds.length) {

@@ -148,6 +148,29 @@ class ParallelBatchParseTest {
     }
 
     @Test
+    void anElementAtTheNestingLimitOfTheWholeBodyIsLeftToTheOneThreadParse() {
+        // Jackson's limit counts the array's level too: the element alone would parse, inside the array it does not.
+        int limit = ParallelBatchParse.MAX_ELEMENT_DEPTH + 1;
+        for (int depth : new int[] {limit - 2, limit - 1, limit}) {
+            int arrays = depth - 3; // the statement, its result and its extensions object are three levels
+            String deep = "{\"actor\":{\"mbox\":\"mailto:d@example.com\"},\"verb\":{\"id\":\"http://example.com/v\"},"
+                    + "\"object\":{\"id\":\"http://example.com/a\"},\"result\":{\"extensions\":"
+                    + "{\"http://example.com/x\":" + "[".repeat(arrays) + "]".repeat(arrays) + "}}}";
+            int[] bounds = ParallelBatchParse.elements(batch(300, 7, deep));
+            assertEquals(depth <= ParallelBatchParse.MAX_ELEMENT_DEPTH, bounds != null, "depth " + depth);
+            byte[] body = batch(300, 7, deep);
+            List<ParsedStatement> expected;
+            try {
+                expected = StatementParser.parseBatch(body, XapiVersion.V2_0_0);
+            } catch (XapiException e) {
+                assertSameRefusal(body, HELPER);
+                continue;
+            }
+            assertSameStatements(expected, ParallelBatchParse.parseBatch(body, XapiVersion.V2_0_0, HELPER));
+        }
+    }
+
+    @Test
     void theSplitFindsEveryElementOrNothing() {
         byte[] body = batch(5, -1, null);
         int[] bounds = ParallelBatchParse.elements(body);
