@@ -1,20 +1,25 @@
 package dev.cairn.xapi;
 
+import com.fasterxml.jackson.core.StreamReadConstraints;
+
 /**
  * Checks the syntax of one JSON object in a byte array and finds where it ends, without making tokens: the
  * structure check of a large import file runs this over every byte, on every core, before anything is imported, and
  * a large POST of statements is split with it to be parsed on two threads ({@link ParallelBatchParse}).
  *
  * <p>It accepts exactly what Jackson's default parser accepts when it skips the same object (RFC 8259 grammar;
- * strings without raw control characters, with the escapes JSON allows, in well-formed UTF-8), except Jackson's size limits (nesting depth, number and string lengths), which the parse of each
- * statement applies to that statement alone. Anything it refuses is checked again by Jackson, which reports the fault.
- * One instance is used by one thread at a time (it keeps the nesting stack).
+ * strings without raw control characters, with the escapes JSON allows, in well-formed UTF-8, nesting up to Jackson's
+ * limit), except Jackson's limits on the lengths of numbers and strings, which the parse of each statement applies to
+ * that statement alone. Anything it refuses is checked again by Jackson, which reports the fault. One instance is used
+ * by one thread at a time (it keeps the nesting stack).
  */
 public final class JsonObjectSyntax {
     /** The bytes end inside the object. */
     public static final int INCOMPLETE = -1;
-    /** The bytes are not a JSON object. */
+    /** The bytes are not a JSON object, or nest containers deeper than {@link #MAX_DEPTH}. */
     public static final int MALFORMED = -2;
+    /** Jackson's limit on nesting, which the parse after this check applies (the object itself is depth 1). */
+    public static final int MAX_DEPTH = StreamReadConstraints.defaults().getMaxNestingDepth();
 
     // What the next byte that is not whitespace may be.
     private static final int VALUE = 0;
@@ -71,6 +76,9 @@ public final class JsonObjectSyntax {
             }
             switch (state) {
                 case VALUE, VALUE_OR_END -> {
+                    if ((c == '{' || c == '[') && depth == MAX_DEPTH) {
+                        return MALFORMED; // Jackson refuses it too, and the stack stays small whatever comes
+                    }
                     if (c == '{') {
                         push(depth++, true);
                         state = NAME_OR_END;

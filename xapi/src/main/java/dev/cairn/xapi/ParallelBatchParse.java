@@ -1,6 +1,5 @@
 package dev.cairn.xapi;
 
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -27,7 +26,7 @@ public final class ParallelBatchParse {
      * The deepest element parsed on its own: in the array it lies one level deeper, and Jackson's nesting limit counts
      * that level, so a deeper one goes to the one-thread parse, which accepts or refuses it as it always did.
      */
-    static final int MAX_ELEMENT_DEPTH = StreamReadConstraints.defaults().getMaxNestingDepth() - 1;
+    static final int MAX_ELEMENT_DEPTH = JsonObjectSyntax.MAX_DEPTH - 1;
     private static final ThreadLocal<JsonObjectSyntax> SYNTAX = ThreadLocal.withInitial(JsonObjectSyntax::new);
 
     private ParallelBatchParse() {
@@ -68,10 +67,15 @@ public final class ParallelBatchParse {
         } catch (XapiException | CompletionException e) {
             failed.set(true);
             return StatementParser.parseBatch(body, version); // refuses with the error of the first fault, as ever
+        } finally {
+            failed.set(true); // a helper still at work stops after its current element, whatever ended this
         }
     }
 
-    /** Parses elements {@code from} to {@code to}, or throws as soon as one of them, or the other half, fails. */
+    /**
+     * Parses elements {@code from} to {@code to}, or throws as soon as one of them fails or the other half has failed
+     * (looked at between elements: a helper goes on to the end of the element it is in).
+     */
     private static List<ParsedStatement> parseEach(byte[] body, int[] bounds, int from, int to, XapiVersion version,
                                                    AtomicBoolean failed) {
         List<ParsedStatement> out = new ArrayList<>(to - from);

@@ -127,6 +127,29 @@ class JsonObjectSyntaxTest {
     }
 
     @Test
+    void nestingIsRefusedWhereJacksonRefusesItAndNoDeeper() throws IOException {
+        for (int depth : new int[] {JsonObjectSyntax.MAX_DEPTH - 1, JsonObjectSyntax.MAX_DEPTH,
+                JsonObjectSyntax.MAX_DEPTH + 1, 1 << 20}) {
+            int arrays = depth - 1; // the object itself is one level
+            byte[] b = ("{\"a\":" + "[".repeat(arrays) + "]".repeat(arrays) + "}").getBytes(StandardCharsets.UTF_8);
+            JsonObjectSyntax syntax = new JsonObjectSyntax();
+            boolean jacksonTakesIt;
+            try (JsonParser p = JSON.createParser(b)) {
+                p.nextToken();
+                p.skipChildren();
+                jacksonTakesIt = true;
+            } catch (IOException | RuntimeException e) { // Jackson's StreamConstraintsException
+                jacksonTakesIt = false;
+            }
+            int end = syntax.end(b, 0, b.length);
+            assertEquals(jacksonTakesIt ? b.length : JsonObjectSyntax.MALFORMED, end, "depth " + depth);
+            if (jacksonTakesIt) {
+                assertEquals(depth, syntax.deepest());
+            }
+        }
+    }
+
+    @Test
     void everyPrefixOfAStatementIsIncomplete() {
         byte[] b = STATEMENT.getBytes(StandardCharsets.UTF_8);
         JsonObjectSyntax syntax = new JsonObjectSyntax();
