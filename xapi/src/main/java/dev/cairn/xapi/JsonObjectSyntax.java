@@ -16,7 +16,7 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 public final class JsonObjectSyntax {
     /** The bytes end inside the object. */
     public static final int INCOMPLETE = -1;
-    /** The bytes are not a JSON object, or nest containers deeper than {@link #MAX_DEPTH}. */
+    /** The bytes are not a JSON object, or nest containers deeper than the limit. */
     public static final int MALFORMED = -2;
     /** Jackson's limit on nesting, which the parse after this check applies (the object itself is depth 1). */
     public static final int MAX_DEPTH = StreamReadConstraints.defaults().getMaxNestingDepth();
@@ -48,8 +48,18 @@ public final class JsonObjectSyntax {
 
     /** True for each open container that is an object, false for an array; index = depth - 1. */
     private boolean[] objects = new boolean[64];
-    /** The deepest nesting of containers in the last object read, the object itself counting 1. */
-    private int deepest;
+    /** The deepest nesting of containers accepted, the object itself counting 1. */
+    private final int maxDepth;
+
+    /** A check that nests as deep as Jackson does. */
+    public JsonObjectSyntax() {
+        this(MAX_DEPTH);
+    }
+
+    /** A check that refuses containers nested deeper than {@code maxDepth} (at most {@link #MAX_DEPTH}). */
+    public JsonObjectSyntax(int maxDepth) {
+        this.maxDepth = Math.min(maxDepth, MAX_DEPTH);
+    }
 
     /**
      * The offset just after the JSON object that starts at {@code b[from]}, {@link #INCOMPLETE} when {@code limit}
@@ -62,7 +72,6 @@ public final class JsonObjectSyntax {
         if (b[from] != '{') {
             return MALFORMED;
         }
-        deepest = 0;
         int depth = 0;
         int state = VALUE;
         int i = from;
@@ -76,7 +85,7 @@ public final class JsonObjectSyntax {
             }
             switch (state) {
                 case VALUE, VALUE_OR_END -> {
-                    if ((c == '{' || c == '[') && depth == MAX_DEPTH) {
+                    if ((c == '{' || c == '[') && depth == maxDepth) {
                         return MALFORMED; // Jackson refuses it too, and the stack stays small whatever comes
                     }
                     if (c == '{') {
@@ -144,13 +153,7 @@ public final class JsonObjectSyntax {
         return c == ' ' || c == '\n' || c == '\r' || c == '\t';
     }
 
-    /** The deepest nesting of containers in the object {@link #end} read last (the object itself is depth 1). */
-    public int deepest() {
-        return deepest;
-    }
-
     private void push(int depth, boolean object) {
-        deepest = Math.max(deepest, depth + 1);
         if (depth == objects.length) {
             objects = java.util.Arrays.copyOf(objects, depth * 2);
         }

@@ -27,7 +27,13 @@ public final class ParallelBatchParse {
      * that level, so a deeper one goes to the one-thread parse, which accepts or refuses it as it always did.
      */
     static final int MAX_ELEMENT_DEPTH = JsonObjectSyntax.MAX_DEPTH - 1;
-    private static final ThreadLocal<JsonObjectSyntax> SYNTAX = ThreadLocal.withInitial(JsonObjectSyntax::new);
+    /**
+     * The most elements split: the offsets take 8 bytes per element, so a body of 16 MiB of "{}," would otherwise hold
+     * 40 MiB of them before the first element is parsed (and refused). A larger batch is parsed on one thread.
+     */
+    static final int MAX_ELEMENTS = 10_000;
+    private static final ThreadLocal<JsonObjectSyntax> SYNTAX =
+            ThreadLocal.withInitial(() -> new JsonObjectSyntax(MAX_ELEMENT_DEPTH));
 
     private ParallelBatchParse() {
     }
@@ -94,8 +100,9 @@ public final class ParallelBatchParse {
     }
 
     /**
-     * The (start, end) offsets of the elements of a body that is an array of well-formed objects, none nested deeper
-     * than {@link #MAX_ELEMENT_DEPTH}, whitespace between tokens and nothing after it; null for anything else.
+     * The (start, end) offsets of the elements of a body that is an array of at most {@link #MAX_ELEMENTS} well-formed
+     * objects, none nested deeper than {@link #MAX_ELEMENT_DEPTH}, whitespace between tokens and nothing after it; null
+     * for anything else.
      */
     static int[] elements(byte[] b) {
         JsonObjectSyntax syntax = SYNTAX.get();
@@ -108,7 +115,7 @@ public final class ParallelBatchParse {
         while (true) {
             i = skipWhitespace(b, i + 1);
             int end = syntax.end(b, i, b.length);
-            if (end < 0 || syntax.deepest() > MAX_ELEMENT_DEPTH) {
+            if (end < 0 || n == 2 * MAX_ELEMENTS) {
                 return null;
             }
             if (n == bounds.length) {

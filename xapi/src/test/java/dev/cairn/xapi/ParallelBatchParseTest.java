@@ -168,6 +168,21 @@ class ParallelBatchParseTest {
     }
 
     @Test
+    void anElementAtThePathDepthLimitGetsWhatTheOneThreadParseGives() {
+        // The statement grammar refuses a path deeper than its own limit, and in a batch the array's index is one level.
+        for (int levels = 55; levels <= 70; levels++) {
+            String nested = "{\"a\":".repeat(levels) + "1" + "}".repeat(levels);
+            String arrays = "[".repeat(levels) + "]".repeat(levels);
+            for (String value : List.of(nested, arrays)) {
+                String deep = "{\"actor\":{\"mbox\":\"mailto:d@example.com\"},\"verb\":{\"id\":"
+                        + "\"http://example.com/v\"},\"object\":{\"id\":\"http://example.com/a\"},\"result\":"
+                        + "{\"extensions\":{\"http://example.com/x\":" + value + "}}}";
+                assertSameOutcome(batch(300, 7, deep));
+            }
+        }
+    }
+
+    @Test
     void theSplitFindsEveryElementOrNothing() {
         byte[] body = batch(5, -1, null);
         int[] bounds = ParallelBatchParse.elements(body);
@@ -178,6 +193,10 @@ class ParallelBatchParseTest {
                     StandardCharsets.UTF_8));
         }
         assertNull(ParallelBatchParse.elements("[]".getBytes(StandardCharsets.UTF_8)));
+        // Past the most elements split, the offsets are not gathered: the one-thread parse refuses "{}" at once.
+        String many = "[" + "{},".repeat(ParallelBatchParse.MAX_ELEMENTS) + "{}]";
+        assertNull(ParallelBatchParse.elements(many.getBytes(StandardCharsets.UTF_8)));
+        assertNotNull(ParallelBatchParse.elements(many.replaceFirst("\\{},", "").getBytes(StandardCharsets.UTF_8)));
         assertNull(ParallelBatchParse.elements("{}".getBytes(StandardCharsets.UTF_8)));
         assertNull(ParallelBatchParse.elements("[{}".getBytes(StandardCharsets.UTF_8)));
         assertNull(ParallelBatchParse.elements("[{} {}]".getBytes(StandardCharsets.UTF_8)));
