@@ -59,6 +59,41 @@ class PreallocationTest {
                         + Preallocation.AHEAD + " bytes");
     }
 
+    /**
+     * A sync writes back the pages its entry dirtied, not the zeros written ahead around them: with the zeros written a
+     * megabyte at a time, the kernel's page cache held them in large folios, each dirtied and written back whole by the
+     * sync of an entry of a few hundred bytes. Measured as the bytes this thread dirtied ({@code write_bytes} of
+     * /proc/thread-self/io, which counts a folio whole when it is dirtied).
+     */
+    @Test
+    void aSyncWritesThePagesOfItsEntryNotTheZerosAroundThem() throws Exception {
+        int entries = 200;
+        try (ChronicleLog log = ChronicleLog.open(tmp.resolve("log")); LogAppender appender = log.appender()) {
+            // Into the second stretch of zeros: Chronicle maps and touches the start of a cycle file before any are
+            // written, so the first stretch is partly in pages it made.
+            for (long bytes = 0; bytes < Preallocation.AHEAD + 2 * Preallocation.SLACK; bytes += 50_000) {
+                appender.append(FullDiskTest.event(50_000));
+            }
+            appender.sync();
+            long before = dirtiedBytes();
+            for (int i = 0; i < entries; i++) {
+                appender.append(FullDiskTest.event(1_000));
+                appender.sync();
+            }
+            long perSync = (dirtiedBytes() - before) / entries;
+            // An entry's page (two when it crosses one), its slot in Chronicle's index and the header's write position.
+            assertTrue(perSync <= 4 * Preallocation.PAGE, "each sync of a 1 KB entry dirtied " + perSync + " bytes");
+        }
+    }
+
+    /** The bytes this thread has dirtied in the page cache of files on a disk so far. */
+    private static long dirtiedBytes() throws IOException {
+        return Files.readAllLines(Path.of("/proc/thread-self/io")).stream()
+                .filter(l -> l.startsWith("write_bytes:"))
+                .mapToLong(l -> Long.parseLong(l.substring("write_bytes:".length()).trim()))
+                .findFirst().orElseThrow();
+    }
+
     private static List<String> filefrag(Path file) throws IOException, InterruptedException {
         Process p = new ProcessBuilder("filefrag", "-b4096", "-v", file.toString()).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
