@@ -23,10 +23,10 @@ import org.slf4j.LoggerFactory;
  *       reason (PostgreSQL's WAL segments).</li>
  * </ul>
  * The zeros go one page ({@value #PAGE} bytes) to a write. A kernel whose page cache holds a file in large folios
- * (ext4 since Linux 6.16) gives a write of n bytes a folio of up to n bytes, and a folio is dirtied, and written
- * back by the msync of an entry, whole: with zeros written a megabyte at a time, every sync of a few statements wrote
- * ~100 KiB, the sequencer dirtied 365 MB/s at 3,000 statements/s, and one durable writer's POST took twice as long
- * (bench/ab-writes: p50 0.63 vs 0.28 ms). Page-sized writes leave page-sized folios, so a sync writes the pages its
+ * (XFS since Linux 5.18, ext4 since 6.16) gives a write of n bytes a folio of up to n bytes, and a folio is dirtied,
+ * and written back by the msync of an entry, whole: with zeros written a megabyte at a time, a sync wrote back up to a
+ * megabyte (99 KB per statement under 8 durable writers), the sequencer dirtied 365 MB/s at 3,000 statements/s, and
+ * one durable writer's POST took twice as long (bench/ab-writes: p50 0.63 vs 0.28 ms). Page-sized writes leave page-sized folios, so a sync writes the pages its
  * entries touched. {@link #AHEAD} / {@value #PAGE} writes and one fdatasync per {@link #AHEAD} bytes of log. Where the
  * file cannot be opened the appender runs without it, relying on the free-space reserve.
  */
