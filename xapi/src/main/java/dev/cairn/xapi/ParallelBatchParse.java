@@ -8,6 +8,8 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * Parses a large POST body of statements on two threads: the array is split between its elements by
@@ -46,15 +48,18 @@ public final class ParallelBatchParse {
         }
         int count = bounds.length / 2;
         int half = count / 2;
-        // Whoever claims the second half parses it: a helper busy with another request's half leaves it to this thread.
-        AtomicBoolean claimed = new AtomicBoolean();
         AtomicBoolean failed = new AtomicBoolean();
+        // Whoever takes the second half parses it: a helper busy with another request's half leaves it to this thread.
+        // This thread takes it or drops it before returning, so a helper task still queued then keeps no body alive.
+        AtomicReference<Supplier<List<ParsedStatement>>> secondHalf =
+                new AtomicReference<>(() -> parseEach(body, bounds, half, count, version, failed));
         CompletableFuture<List<ParsedStatement>> second = new CompletableFuture<>();
         try {
             helper.execute(() -> {
-                if (claimed.compareAndSet(false, true)) {
+                Supplier<List<ParsedStatement>> work = secondHalf.getAndSet(null);
+                if (work != null) {
                     try {
-                        second.complete(parseEach(body, bounds, half, count, version, failed));
+                        second.complete(work.get());
                     } catch (RuntimeException | Error e) {
                         failed.set(true);
                         second.completeExceptionally(e);
@@ -62,19 +67,20 @@ public final class ParallelBatchParse {
                 }
             });
         } catch (RejectedExecutionException e) {
-            // nothing will run it: left unclaimed, this thread parses it below
+            // nothing will run it: left untaken, this thread parses it below
         }
         try {
             List<ParsedStatement> out = new ArrayList<>(count);
             out.addAll(parseEach(body, bounds, 0, half, version, failed));
-            out.addAll(claimed.compareAndSet(false, true) ? parseEach(body, bounds, half, count, version, failed)
-                    : second.join());
+            Supplier<List<ParsedStatement>> work = secondHalf.getAndSet(null);
+            out.addAll(work != null ? work.get() : second.join());
             return out;
         } catch (XapiException | CompletionException e) {
             failed.set(true);
             return StatementParser.parseBatch(body, version); // refuses with the error of the first fault, as ever
         } finally {
             failed.set(true); // a helper still at work stops after its current element, whatever ended this
+            secondHalf.set(null);
         }
     }
 

@@ -117,6 +117,26 @@ class ParallelBatchParseTest {
         assertEquals(1, neverRun.size());
     }
 
+    /**
+     * A helper task still queued when the request is done (the helper busy with other requests) keeps no body alive:
+     * a flood of large POSTs would otherwise hold bodies in memory past their requests, until the helper got to them.
+     */
+    @Test
+    void aHelperTaskLeftQueuedKeepsNoBodyAlive() throws InterruptedException {
+        List<Runnable> queued = new java.util.ArrayList<>();
+        byte[] body = batch(300, -1, null);
+        java.lang.ref.WeakReference<byte[]> released = new java.lang.ref.WeakReference<>(body);
+        assertEquals(300, ParallelBatchParse.parseBatch(body, XapiVersion.V2_0_0, queued::add).size());
+        body = null;
+        for (int i = 0; i < 50 && released.get() != null; i++) {
+            System.gc();
+            Thread.sleep(10);
+        }
+        assertEquals(1, queued.size());
+        assertNull(released.get(), "the queued helper task keeps the body alive");
+        queued.get(0).run(); // and finds nothing to do
+    }
+
     @Test
     void aHelperThatRefusesWorkLeavesTheWholeToTheRequestsThread() {
         byte[] body = batch(300, -1, null);
