@@ -86,6 +86,46 @@ class PreallocationTest {
         }
     }
 
+    /**
+     * Once the appender is past half of a stretch of zeros, the next stretch is written by another thread while it goes
+     * on: inline, its 8 MiB and their fdatasync stopped the appender once in every 8 MiB of log.
+     */
+    @Test
+    void theNextStretchIsWrittenAheadByAnotherThreadWhileTheAppenderGoesOn() throws Exception {
+        Path dir = tmp.resolve("log");
+        long appended = 0;
+        long dirtied;
+        try (ChronicleLog log = ChronicleLog.open(dir); LogAppender appender = log.appender()) {
+            appender.append(FullDiskTest.event(50_000)); // the first stretch is written inline
+            long before = dirtiedBytes();
+            while (appended < Preallocation.AHEAD * 3 / 4) {
+                appender.append(FullDiskTest.event(50_000));
+                appended += 50_000;
+            }
+            dirtied = dirtiedBytes() - before;
+            appender.sync();
+        } // closing waits for the stretch being written
+        assertTrue(dirtied < appended + Preallocation.AHEAD / 2, "the appending thread dirtied " + dirtied
+                + " bytes for " + appended + " bytes of entries: it wrote the next stretch of zeros itself");
+        Path cycle;
+        try (Stream<Path> files = Files.list(dir)) {
+            cycle = files.filter(p -> p.toString().endsWith(".cq4")).findFirst().orElseThrow();
+        }
+        long blockBytes = 4096;
+        long from = Preallocation.AHEAD + Preallocation.SLACK + 100_000; // past the first stretch, whatever its start
+        long to = 2 * Preallocation.AHEAD;
+        long written = 0;
+        for (String line : filefrag(cycle)) {
+            Matcher m = EXTENT.matcher(line);
+            if (m.find() && !m.group(3).contains("unwritten")) {
+                long first = Math.max(Long.parseLong(m.group(1)) * blockBytes, from);
+                long last = Math.min((Long.parseLong(m.group(2)) + 1) * blockBytes, to);
+                written += Math.max(0, last - first);
+            }
+        }
+        assertEquals(to - from, written, "the second stretch of zeros is written on disk");
+    }
+
     /** The bytes this thread has dirtied in the page cache of files on a disk so far. */
     private static long dirtiedBytes() throws IOException {
         return Files.readAllLines(Path.of("/proc/thread-self/io")).stream()
