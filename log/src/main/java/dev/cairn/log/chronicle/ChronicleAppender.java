@@ -12,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
+import java.util.function.Consumer;
 import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
@@ -40,6 +41,16 @@ public final class ChronicleAppender implements LogAppender {
     private final long maxEntryBytes;
     private ExcerptAppender appender;
     private long lastAppended = -1;
+    /** The cycle file of the last entry appended. */
+    private File lastFile;
+    /** The last entry this appender recorded as synced. */
+    private long recorded = -1;
+    /**
+     * The cycle file of entries that a dropped appender (after a failed append) had not synced: the next sync forces
+     * it whole, whatever appender then holds the log. Null when there are none.
+     */
+    private File unsyncedFile;
+    private final Consumer<ExcerptAppender> msync;
     /** After a failed append: the region of {@link #dirtyFile} to zero before the next one, or null. */
     private File dirtyFile;
     private long dirtyFrom;
@@ -48,9 +59,12 @@ public final class ChronicleAppender implements LogAppender {
     /**
      * @param maxEntryBytes the most one entry may hold
      * @param preallocate   false only in tests of what happens without it (a write that faults)
+     * @param msync         Chronicle's sync of the appender's memory map (another only in tests of a sync that fails)
      */
-    ChronicleAppender(SingleChronicleQueue queue, SyncedPosition synced, long maxEntryBytes, boolean preallocate) {
+    ChronicleAppender(SingleChronicleQueue queue, SyncedPosition synced, long maxEntryBytes, boolean preallocate,
+                      Consumer<ExcerptAppender> msync) {
         this.queue = queue;
+        this.msync = msync;
         this.synced = synced;
         this.maxEntryBytes = maxEntryBytes;
         this.preallocation = preallocate ? new Preallocation() : null;
@@ -91,22 +105,20 @@ public final class ChronicleAppender implements LogAppender {
             throw new LogWriteException("cannot append to the log: " + t, t);
         }
         lastAppended = appender.lastIndexAppended();
+        lastFile = file;
         return lastAppended;
     }
 
     /**
      * After a failure inside Chronicle the appender's own state is not to be trusted: drop it. Its rollback zeroed
      * the entry up to where writing stopped, but a write cut short by a fault may have left bytes after that, past
-     * the log's end, where Chronicle expects zeros.
+     * the log's end, where Chronicle expects zeros. The entries appended before it that are not synced yet are synced by
+     * the next {@link #sync()}, through their file: it returns only once they are durable, or throws. (Synced here,
+     * a failure could only be logged, and that sync then found no appender and acknowledged them unsynced.)
      */
     private void discard(File file, long start, long size) {
-        try {
-            appender.sync(); // the entries appended before this one still need their sync
-            if (lastAppended >= 0) {
-                synced.set(lastAppended);
-            }
-        } catch (Throwable t) {
-            LOG.warn("cannot sync the log after a failed append", t);
+        if (lastAppended > recorded && lastFile != null) {
+            unsyncedFile = lastFile;
         }
         try {
             appender.close();
@@ -149,11 +161,27 @@ public final class ChronicleAppender implements LogAppender {
 
     @Override
     public void sync() {
-        if (appender == null || lastAppended < 0) {
+        if (lastAppended <= recorded) {
             return;
         }
-        appender.sync();
+        if (unsyncedFile != null) {
+            force(unsyncedFile);
+            unsyncedFile = null;
+        }
+        if (appender != null) {
+            msync.accept(appender);
+        }
         synced.set(lastAppended);
+        recorded = lastAppended;
+    }
+
+    /** An fdatasync of {@code file}: every page of it written through any memory map is on disk once it returns. */
+    private static void force(File file) {
+        try (FileChannel ch = FileChannel.open(file.toPath(), StandardOpenOption.WRITE)) {
+            ch.force(false);
+        } catch (IOException e) {
+            throw new LogWriteException("cannot sync the log file " + file + ": " + e.getMessage(), e);
+        }
     }
 
     @Override

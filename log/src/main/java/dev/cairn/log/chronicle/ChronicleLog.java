@@ -6,7 +6,9 @@ import dev.cairn.log.LogCheck;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import net.openhft.chronicle.bytes.SyncMode;
+import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
 
@@ -85,8 +87,13 @@ public final class ChronicleLog implements EventLog {
     }
 
     ChronicleAppender appender(boolean preallocate) {
+        return appender(preallocate, ExcerptAppender::sync);
+    }
+
+    /** @param msync Chronicle's sync of an appender's memory map; another only in tests of a sync that fails */
+    ChronicleAppender appender(boolean preallocate, Consumer<ExcerptAppender> msync) {
         repairTornTail();
-        return new ChronicleAppender(queue, synced, maxEntryBytes(), preallocate);
+        return new ChronicleAppender(queue, synced, maxEntryBytes(), preallocate, msync);
     }
 
     @Override

@@ -110,6 +110,63 @@ class FullDiskTest {
         }
     }
 
+    /**
+     * An append that fails drops its appender, and the entries appended before it and not yet synced are still synced
+     * by the next sync of the batch, before their writes are acknowledged, even when a sync of them failed on the way:
+     * the failed append's own attempt at their sync was only logged, and the batch's sync then found no appender and
+     * returned as though they were durable.
+     */
+    @Test
+    void aSyncAfterAFailedAppendMakesTheEntriesBeforeItDurable() throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            Path dir = fs.dir().resolve("log-" + attempt);
+            try {
+                syncAfterAFailedAppend(dir);
+                return;
+            } catch (LateFault e) {
+                if (attempt == 3) {
+                    throw e;
+                }
+                Files.deleteIfExists(fs.dir().resolve("filler"));
+            }
+        }
+    }
+
+    private void syncAfterAFailedAppend(Path dir) throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean failing = new java.util.concurrent.atomic.AtomicBoolean();
+        try (ChronicleLog log = ChronicleLog.open(dir); LogAppender appender = log.appender(false, a -> {
+            if (failing.get()) {
+                throw new IllegalStateException("msync failed (this test's)");
+            }
+            a.sync();
+        })) {
+            for (int i = 0; i < 20; i++) {
+                appender.append(event(50_000));
+            }
+            appender.sync();
+            fs.fill("filler");
+            for (int i = 0; i < 10_000; i++) {
+                long small = appender.append(event(10)); // fits in a page already written: not refused
+                failing.set(true); // every msync fails until the batch's own sync below
+                try {
+                    appender.append(event(50_000));
+                } catch (LogWriteException e) {
+                    failing.set(false);
+                    appender.sync();
+                    assertEquals(small, log.syncedPosition(), "the sync returned with the entry before the failed "
+                            + "append not recorded as synced");
+                    return;
+                } catch (InternalError e) {
+                    throw new LateFault(e);
+                } finally {
+                    failing.set(false);
+                }
+                appender.sync();
+            }
+            fail("a full disk never failed an append");
+        }
+    }
+
     /** Appends and syncs entries of 50 KB with the filesystem nearly full until one is refused. */
     private List<Long> appendUntilRefused(LogAppender appender, Class<? extends RuntimeException> refusal) {
         List<Long> appended = new ArrayList<>();
