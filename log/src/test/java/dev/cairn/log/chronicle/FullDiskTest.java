@@ -72,13 +72,17 @@ class FullDiskTest {
         }
     }
 
-    /** Without preallocation the write faults (SIGBUS: an InternalError) inside Chronicle's memory map. */
-    @Test
-    void aWriteThatFaultsIsRolledBackAndTheNextAppendSucceedsOnceSpaceIsFreed() throws Exception {
+    /** A scenario played on a log directory of its own. */
+    private interface Scenario {
+        void play(Path dir) throws Exception;
+    }
+
+    /** Plays {@code scenario} on a new log, again (three times at most) when its fault came late. */
+    private void playAgainOnLateFaults(Scenario scenario) throws Exception {
         for (int attempt = 1; ; attempt++) {
             Path dir = fs.dir().resolve("log-" + attempt);
             try {
-                writeThatFaults(dir);
+                scenario.play(dir);
                 return;
             } catch (LateFault e) {
                 if (attempt == 3) {
@@ -92,6 +96,12 @@ class FullDiskTest {
                 }
             }
         }
+    }
+
+    /** Without preallocation the write faults (SIGBUS: an InternalError) inside Chronicle's memory map. */
+    @Test
+    void aWriteThatFaultsIsRolledBackAndTheNextAppendSucceedsOnceSpaceIsFreed() throws Exception {
+        playAgainOnLateFaults(this::writeThatFaults);
     }
 
     private void writeThatFaults(Path dir) throws Exception {
@@ -118,18 +128,7 @@ class FullDiskTest {
      */
     @Test
     void aSyncAfterAFailedAppendMakesTheEntriesBeforeItDurable() throws Exception {
-        for (int attempt = 1; ; attempt++) {
-            Path dir = fs.dir().resolve("log-" + attempt);
-            try {
-                syncAfterAFailedAppend(dir);
-                return;
-            } catch (LateFault e) {
-                if (attempt == 3) {
-                    throw e;
-                }
-                Files.deleteIfExists(fs.dir().resolve("filler"));
-            }
-        }
+        playAgainOnLateFaults(this::syncAfterAFailedAppend);
     }
 
     private void syncAfterAFailedAppend(Path dir) throws Exception {
