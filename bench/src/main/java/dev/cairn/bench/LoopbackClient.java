@@ -59,7 +59,8 @@ final class LoopbackClient implements AutoCloseable {
         this.authorization = authorization(credential);
     }
 
-    private static String authorization(String credential) {
+    /** The Authorization header line, CRLF included, of Basic credentials {@code key:secret}. */
+    static String authorization(String credential) {
         return "Authorization: Basic " + Base64.getEncoder().encodeToString(credential.getBytes(StandardCharsets.UTF_8))
                 + "\r\n";
     }

@@ -10,7 +10,6 @@ import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -44,8 +43,8 @@ final class SelectorWriters {
         this.bodies = bodies;
         this.timeoutNanos = timeoutMillis * 1_000_000L;
         this.head = ("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nX-Experience-API-Version: 2.0.0\r\n"
-                + "Authorization: Basic " + Base64.getEncoder().encodeToString(credential.getBytes(StandardCharsets.UTF_8))
-                + "\r\n" + extraHeaders + "Content-Type: application/json\r\nContent-Length: ")
+                + LoopbackClient.authorization(credential) + extraHeaders
+                + "Content-Type: application/json\r\nContent-Length: ")
                 .getBytes(StandardCharsets.US_ASCII);
     }
 
@@ -143,13 +142,11 @@ final class SelectorWriters {
     }
 
     private static int contentLength(String head) throws IOException {
-        for (String line : head.split("\r\n")) {
-            int colon = line.indexOf(':');
-            if (colon > 0 && line.substring(0, colon).trim().equalsIgnoreCase("Content-Length")) {
-                return Integer.parseInt(line.substring(colon + 1).trim());
-            }
+        String length = RawHttp.header(head.lines().toList(), "Content-Length");
+        if (length == null) {
+            throw new IOException("an answer has no Content-Length: " + head.lines().findFirst().orElse(""));
         }
-        throw new IOException("an answer has no Content-Length: " + head.lines().findFirst().orElse(""));
+        return Integer.parseInt(length);
     }
 
     /**

@@ -165,7 +165,7 @@ public final class ChronicleAppender implements LogAppender {
             return;
         }
         if (unsyncedFile != null) {
-            force(unsyncedFile);
+            TornTail.sync(unsyncedFile); // an fdatasync: it covers what any memory map of the file wrote
             unsyncedFile = null;
         }
         if (appender != null) {
@@ -173,15 +173,6 @@ public final class ChronicleAppender implements LogAppender {
         }
         synced.set(lastAppended);
         recorded = lastAppended;
-    }
-
-    /** An fdatasync of {@code file}: every page of it written through any memory map is on disk once it returns. */
-    private static void force(File file) {
-        try (FileChannel ch = FileChannel.open(file.toPath(), StandardOpenOption.WRITE)) {
-            ch.force(false);
-        } catch (IOException e) {
-            throw new LogWriteException("cannot sync the log file " + file + ": " + e.getMessage(), e);
-        }
     }
 
     @Override

@@ -126,14 +126,15 @@ final class Preallocation implements AutoCloseable {
 
     /**
      * Waits for the stretch being written ahead; what it wrote counts once it is synced. One that failed is left to
-     * the inline write, which tells a full disk from another failure.
+     * the inline write, which tells a full disk from another failure. {@link #reservedTo} does not move while a stretch
+     * is being written: the inline write waits for it first.
      */
     private void awaitAhead() {
         boolean interrupted = false;
         try {
             while (true) {
                 try {
-                    reservedTo = Math.max(reservedTo, ahead.get());
+                    reservedTo = ahead.get();
                     return;
                 } catch (InterruptedException e) {
                     interrupted = true; // the stretch may still be writing into the file: it must end first
