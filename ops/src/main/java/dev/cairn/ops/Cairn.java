@@ -20,6 +20,7 @@ import static dev.cairn.ops.SettingTable.MAX_PAGE_BYTES;
 import static dev.cairn.ops.SettingTable.MAX_UNAUTHENTICATED_BODY;
 import static dev.cairn.ops.SettingTable.PORT;
 import static dev.cairn.ops.SettingTable.PROJECTOR_BATCH;
+import static dev.cairn.ops.SettingTable.PROJECTOR_LINGER;
 import static dev.cairn.ops.SettingTable.READY_LAG;
 import static dev.cairn.ops.SettingTable.RETENTION;
 import static dev.cairn.ops.SettingTable.RETENTION_CHECK;
@@ -111,11 +112,6 @@ public final class Cairn implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Cairn.class);
     /** How often a process without a projector reads the watermark (bounds ack=visible latency across processes). */
     private static final long WATERMARK_POLL_MILLIS = 2;
-    /**
-     * How long the projector beside an ingest lets small durable writes gather into one transaction while no writer
-     * waits for visibility; queries see such writes at most this much later.
-     */
-    private static final long PROJECTOR_LINGER_MILLIS = 20;
 
     private final Deque<AutoCloseable> parts = new ArrayDeque<>();
     private final int port;
@@ -158,7 +154,7 @@ public final class Cairn implements AutoCloseable {
                 Projector projecting = new Projector(log, new ProjectionWriter(db), tracker, s.get(PROJECTOR_BATCH));
                 // Alone, the projector is not woken by a sequencer and cannot see the ingest's writers wait.
                 ProjectorRunner projector = roles.contains(Role.INGEST)
-                        ? ProjectorRunner.besideIngest(projecting, TimeUnit.MILLISECONDS.toNanos(PROJECTOR_LINGER_MILLIS))
+                        ? ProjectorRunner.besideIngest(projecting, TimeUnit.MILLISECONDS.toNanos(s.get(PROJECTOR_LINGER)))
                         : ProjectorRunner.alone(projecting);
                 projector.start();
                 started(projector);

@@ -71,6 +71,10 @@ final class SettingTable {
     static final Setting<Integer> PROJECTOR_BATCH = new Setting<>("projector-batch", "N", "20000",
             "Most statements per projector transaction", count("projector-batch", 1, Integer.MAX_VALUE),
             constant(20_000));
+    static final Setting<Long> PROJECTOR_LINGER = new Setting<>("projector-linger", "MS", "500",
+            "Longest time (ms) the projector of serve lets durable writes gather into one transaction while no writer "
+                    + "waits for visibility; queries see them up to this much later. 0 applies each write at once",
+            whole("projector-linger", 0, 10_000, " ms"), constant(500L));
     static final Setting<Long> READY_LAG = new Setting<>("ready-lag", "MS", "10000",
             "Projector lag (ms) past which /health/ready answers 503", whole("ready-lag", 0, Long.MAX_VALUE, ""),
             constant(10_000L));
@@ -124,7 +128,7 @@ final class SettingTable {
     /** Every setting, in the order of the README's table and of {@code --help}. */
     static final List<Setting<?>> ALL = List.of(DATA, DB, LOG_DIR, HOST, PORT, ADMIN_CREDENTIAL, ADMIN_CREDENTIAL_FILE,
             ACK, MAX_BODY, MAX_UNAUTHENTICATED_BODY, DEFAULT_LIMIT, MAX_LIMIT, MAX_PAGE_BYTES, RING_SIZE,
-            PROJECTOR_BATCH, READY_LAG, DB_READERS, HEADER_TIMEOUT, BODY_TIMEOUT, WRITE_TIMEOUT, MAX_CONNECTIONS,
+            PROJECTOR_BATCH, PROJECTOR_LINGER, READY_LAG, DB_READERS, HEADER_TIMEOUT, BODY_TIMEOUT, WRITE_TIMEOUT, MAX_CONNECTIONS,
             CORS_ORIGINS, CORS_MAX_AGE, VISIBLE_TIMEOUT, DISK_RESERVE, XAPI_VERSION, RETENTION, RETENTION_CHECK);
 
     private SettingTable() {
@@ -138,6 +142,10 @@ final class SettingTable {
         if (s.get(MAX_UNAUTHENTICATED_BODY) < s.get(MAX_BODY)) {
             throw new IllegalArgumentException("max-unauthenticated-body=" + s.get(MAX_UNAUTHENTICATED_BODY)
                     + " is below max-body=" + s.get(MAX_BODY));
+        }
+        if (s.get(PROJECTOR_LINGER) >= s.get(READY_LAG)) {
+            throw new IllegalArgumentException("projector-linger=" + s.get(PROJECTOR_LINGER)
+                    + " must be below ready-lag=" + s.get(READY_LAG) + ", or health would call a lingering projector late");
         }
         if (s.get(MAX_LIMIT) < s.get(DEFAULT_LIMIT)) {
             throw new IllegalArgumentException("default-limit=" + s.get(DEFAULT_LIMIT)

@@ -50,7 +50,7 @@ class FullDiskTest {
 
     @BeforeEach
     void mount() {
-        fs = SmallFilesystem.mount(tmp.resolve("fs"), 200);
+        fs = SmallFilesystem.mount(tmp.resolve("fs"), 260);
         database = TestDatabase.create(dialect, fs.dir());
     }
 
@@ -84,8 +84,9 @@ class FullDiskTest {
             throws Exception {
         Path ballast = fs.dir().resolve("ballast");
         // Freed later: room for the replay to build a second database beside the first, with its write-ahead log and
-        // shared memory. With 120 MB the writes left ~72 MB to fill and a replay's swap once ran out (SQLITE_IOERR_SHMSIZE).
-        Files.write(ballast, new byte[140 << 20]);
+        // shared memory. With 120 MB the writes left ~72 MB to fill and a replay's swap once ran out (SQLITE_IOERR_SHMSIZE);
+        // with 140 of 200 MB it did once more, after 31,102 statements (projector transactions of up to 500 ms of writes).
+        Files.write(ballast, new byte[200 << 20]);
         Set<String> acknowledged = ConcurrentHashMap.newKeySet();
         Map<Integer, Integer> statuses = new ConcurrentHashMap<>();
         Settings settings = TestLrs.settings(fs.dir(), database.url()).with(Map.of("disk-reserve", String.valueOf(RESERVE)));

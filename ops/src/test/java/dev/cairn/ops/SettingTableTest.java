@@ -79,6 +79,10 @@ class SettingTableTest {
         e = assertThrows(IllegalArgumentException.class,
                 () -> Settings.parse(Map.of("max-body", "4096", "max-unauthenticated-body", "2048")));
         assertEquals("max-unauthenticated-body=2048 is below max-body=4096", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> Settings.parse(Map.of("ready-lag", "100")));
+        assertEquals("projector-linger=500 must be below ready-lag=100, or health would call a lingering projector late",
+                e.getMessage());
     }
 
     @Test
