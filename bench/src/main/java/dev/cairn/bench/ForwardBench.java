@@ -59,12 +59,18 @@ public final class ForwardBench {
         Path source = dir.resolve("source");
         Path file = dir.resolve("statements.ndjson");
         StatementCorpus corpus = new StatementCorpus(0);
+        long jsonBytes = 0;
         try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(file), 1 << 20)) {
             for (long i = 0; i < n; i++) {
-                out.write(corpus.json(i));
+                byte[] json = corpus.json(i);
+                out.write(json);
                 out.write('\n');
+                jsonBytes += json.length;
             }
         }
+        // The target makes each POST durable with one sync of one log entry of about the batch's JSON: a synchronous
+        // write of that many bytes is the disk's limit for it, measured before the servers load the disk.
+        DiskProbe disk = DiskProbe.measure(dir, (int) (jsonBytes / n * batch));
         try (CairnProcess first = CairnProcess.serve(source, CREDENTIAL, Map.of())) {
             first.stop(); // makes the log and database that the import then fills in process
         }
@@ -90,6 +96,8 @@ public final class ForwardBench {
         rows.forEach(System.out::println);
         System.out.printf("%nSource and target: `cairn serve` on SQLite, each its own JVM, on this machine's loopback; "
                 + "%,d statements of ~1.2 KB imported into the source first.%n", n);
+        System.out.printf("%n%s A target that syncs one POST of %d at a time can take up to %,.0f statements/s.%n",
+                disk.line(), batch, batch * disk.syncsPerSecond());
     }
 
     private static void exportRows(List<String> rows, CairnProcess a, int n, Path source, Path dir) throws Exception {

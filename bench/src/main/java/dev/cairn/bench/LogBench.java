@@ -1,15 +1,19 @@
 package dev.cairn.bench;
 
+import dev.cairn.log.EventCodec;
 import dev.cairn.log.EventLog;
 import dev.cairn.log.LogAppender;
 import dev.cairn.log.LogTailer;
 import dev.cairn.log.StatementsStored;
 import dev.cairn.log.StoredStatement;
 import dev.cairn.log.chronicle.ChronicleLog;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import net.openhft.chronicle.queue.ChronicleQueue;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
@@ -21,7 +25,8 @@ import net.openhft.chronicle.wire.DocumentContext;
  * ({@code PersistAll}; also what 100 writers sharing one sync get, {@code PersistGroup100}); and reading every event
  * back from the start ({@code Recovering}). Events are corpus statements of about 1 KB, appended through the log's
  * interface ({@link EventLog}) as the sequencer appends them. The disk's own synchronous-write latency is measured in
- * the same directory in the same run ({@link DiskProbe}): a durable append can be no faster.
+ * the same directory in the same run ({@link DiskProbe}), for a write of a round's bytes: a durable append can be no
+ * faster.
  *
  * <pre>
  * java @jvm.options -Xmx2g -cp bench/target/benchmarks.jar dev.cairn.bench.LogBench [--dir /tmp/cairn-logbench]
@@ -44,9 +49,10 @@ public final class LogBench {
             ProjectionBench.deleteTree(dir);
         }
         StatementCorpus corpus = new StatementCorpus(0.1);
-        DiskProbe disk = DiskProbe.measure(dir);
+        DiskLimits disk = new DiskLimits(dir);
         System.out.println("| operation (Akka.Persistence's name) | events | events/s | p50 ms | p99 ms "
-                + "| the disk's limit (one 4 KiB dsync write each) | Akka.Persistence.Sql, " + PG + " | …, " + MSSQL + " |");
+                + "| the disk's limit (one dsync write of a round's bytes each) | Akka.Persistence.Sql, " + PG + " | …, "
+                + MSSQL + " |");
         System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|");
         long next = 0;
         try (ChronicleLog log = ChronicleLog.open(dir.resolve("log")); LogAppender appender = log.appender()) {
@@ -65,25 +71,60 @@ public final class LogBench {
             LogLoader.append(log, corpus, 0, events, 1);
             recovery(log, events, o.intValue("runs"));
         }
-        System.out.println();
-        System.out.println(disk.line());
+        for (DiskProbe probe : disk.probes.values()) {
+            System.out.println();
+            System.out.println(probe.line());
+        }
         ProjectionBench.deleteTree(dir);
     }
 
     /**
+     * The disk's limit for a round that syncs {@code bytes} of entries: one synchronous write of that many bytes
+     * (at least a 4 KiB page), each size probed once, in the log's directory, beside the rounds it bounds. A sync of the
+     * log can be no faster; how far a row is from it is what the memory-mapped log costs over the disk.
+     */
+    private static final class DiskLimits {
+        private final Path dir;
+        private final Map<Integer, DiskProbe> probes = new TreeMap<>();
+
+        DiskLimits(Path dir) throws IOException, InterruptedException {
+            this.dir = dir;
+            of(DiskProbe.PAGE);
+        }
+
+        DiskProbe of(long bytes) throws IOException, InterruptedException {
+            int block = (int) Math.max(DiskProbe.PAGE, (bytes + DiskProbe.PAGE - 1) / DiskProbe.PAGE * DiskProbe.PAGE);
+            DiskProbe probe = probes.get(block);
+            if (probe == null) {
+                probe = DiskProbe.measure(dir, block);
+                probes.put(block, probe);
+            }
+            return probe;
+        }
+    }
+
+    /**
      * Appends {@code rounds} times {@code perSync} events of {@code perEvent} statements each, then syncs (unless
-     * {@code disk} is null: no sync at all), timing each round; prints the row and returns the next statement number.
+     * {@code disk} is null: no sync at all), timing each round; prints the row, with the disk's limit for a round's
+     * bytes, and returns the next statement number.
      */
     private static long appendRows(LogAppender appender, StatementCorpus corpus, long next, int rounds, int perSync,
-                                   int perEvent, DiskProbe disk, String label, String pg, String mssql) {
+                                   int perEvent, DiskLimits disk, String label, String pg, String mssql)
+            throws IOException, InterruptedException {
         List<StatementsStored> events = new ArrayList<>();
+        long bytes = 0;
         for (int i = 0; i < rounds * perSync; i++) {
             List<StoredStatement> batch = new ArrayList<>(perEvent);
             for (int j = 0; j < perEvent; j++) {
                 batch.add(corpus.stored(next++, System.currentTimeMillis()));
             }
-            events.add(new StatementsStored(batch));
+            StatementsStored event = new StatementsStored(batch);
+            events.add(event);
+            bytes += EventCodec.encodedLength(event);
         }
+        // Measured before the rounds, so that the probe's writes are not in the page cache the rounds write back.
+        String limit = disk == null ? "" : String.format("%,.0f",
+                perSync * disk.of(bytes / rounds).syncsPerSecond());
         int warmup = rounds / 10;
         Latencies lat = new Latencies();
         long t0 = 0;
@@ -104,8 +145,6 @@ public final class LogBench {
         }
         double seconds = ProjectionBench.seconds(t0);
         long appended = (long) rounds * perSync;
-        // the probe's 4 KiB synchronous write is the limit of a round that syncs one small entry
-        String limit = disk != null && perSync * perEvent == 1 ? String.format("%,.0f", disk.syncsPerSecond()) : "";
         System.out.printf("| %s | %,d | **%,.0f** | %.3f | %.3f | %s | %s | %s |%n", label, appended, appended / seconds,
                 lat.percentileMillis(50), lat.percentileMillis(99), limit, pg, mssql);
         return next;
