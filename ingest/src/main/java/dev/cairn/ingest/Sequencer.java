@@ -210,6 +210,9 @@ public final class Sequencer implements EventHandler<RingSlot> {
             for (int i = 0; i < batch.size(); i++) {
                 batch.get(i).outcome().complete(outcomes.get(i));
             }
+            if (appended) {
+                appender.warmAhead(); // once the batch is answered: off its requests' way, and the next batch's gain
+            }
         } catch (Throwable e) {
             // Errors too (a fault in the log's memory map is an InternalError): fail this batch's requests, not the ring.
             LOG.error("sequencer failed on a batch of {} requests", batch.size(), e);

@@ -20,6 +20,13 @@ public interface LogAppender extends AutoCloseable {
     /** Forces every appended entry to disk, then records it as the synced position. */
     void sync();
 
+    /**
+     * Readies what the next appends will write into (for a memory-mapped log, its pages), so that they do not stop
+     * for it; changes nothing a reader sees. A hint: the sequencer calls it when a batch is answered.
+     */
+    default void warmAhead() {
+    }
+
     @Override
     void close();
 }

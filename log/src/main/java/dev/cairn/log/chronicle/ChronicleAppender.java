@@ -38,6 +38,7 @@ public final class ChronicleAppender implements LogAppender {
     private final SingleChronicleQueue queue;
     private final SyncedPosition synced;
     private final Preallocation preallocation;
+    private final PageWarmer warmer = new PageWarmer();
     private final long maxEntryBytes;
     private ExcerptAppender appender;
     private long lastAppended = -1;
@@ -92,6 +93,7 @@ public final class ChronicleAppender implements LogAppender {
                     preallocation.reserve(file, start, start + size);
                 }
                 EventCodec.encode(event, bytes);
+                warmer.appended(bytes, bytes.writePosition(), size);
             } catch (Throwable t) {
                 dc.rollbackOnClose(); // never leave a part of an event in the log
                 throw t;
@@ -173,6 +175,13 @@ public final class ChronicleAppender implements LogAppender {
         }
         synced.set(lastAppended);
         recorded = lastAppended;
+    }
+
+    @Override
+    public void warmAhead() {
+        if (preallocation != null && appender != null) {
+            warmer.warm(preallocation.writtenTo(lastFile));
+        }
     }
 
     @Override

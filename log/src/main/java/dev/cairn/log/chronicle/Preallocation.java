@@ -115,6 +115,11 @@ final class Preallocation implements AutoCloseable {
         reservedTo = end;
     }
 
+    /** Where the zeros written and synced in {@code f} end: 0 when they are not written there. */
+    long writtenTo(File f) {
+        return enabled && f != null && f.equals(file) ? reservedTo : 0;
+    }
+
     /** Writes zeros from {@code start} to {@code end}, a page to a write, and syncs them. */
     private static void zeros(FileChannel ch, long start, long end) throws IOException {
         for (long at = start; at < end; ) {
