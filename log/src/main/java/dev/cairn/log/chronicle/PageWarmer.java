@@ -66,11 +66,17 @@ final class PageWarmer {
         if (from < mapped.start() || to <= from) {
             return;
         }
-        long address = mapped.addressForWrite(from);
-        if ((address & (PAGE - 1)) != 0) {
-            return;
+        int result;
+        try {
+            long address = mapped.addressForWrite(from);
+            if ((address & (PAGE - 1)) != 0) {
+                return;
+            }
+            result = PosixAPI.posix().madvise(address, to - from, MADV_POPULATE_WRITE);
+        } catch (RuntimeException e) { // a hint: whatever fails here must not fail the batch that called it
+            result = -1;
+            LOG.debug("warming the log ahead failed", e);
         }
-        int result = PosixAPI.posix().madvise(address, to - from, MADV_POPULATE_WRITE);
         if (result != 0) {
             enabled = false;
             LOG.info("the log's pages are no longer mapped ahead of the appender: madvise(MADV_POPULATE_WRITE) "
