@@ -26,9 +26,14 @@ record DiskProbe(Path dir, int blockBytes, double medianMillis, double p90Millis
         return measure(dir, PAGE);
     }
 
-    /** The latency of a synchronous write of {@code bytes} (rounded up to whole 4 KiB pages, as a sync writes them). */
+    /** The block a probe of {@code bytes} writes: whole 4 KiB pages, as a sync writes them, one at least. */
+    static int block(long bytes) {
+        return (int) (Math.max(1, (bytes + PAGE - 1) / PAGE) * PAGE);
+    }
+
+    /** The latency of a synchronous write of {@code bytes}, in a block of {@link #block(long)}. */
     static DiskProbe measure(Path dir, int bytes) throws IOException, InterruptedException {
-        int block = (bytes + PAGE - 1) / PAGE * PAGE;
+        int block = block(bytes);
         Files.createDirectories(dir);
         Path file = dir.resolve("dsync-probe");
         double[] millis = new double[SAMPLES];

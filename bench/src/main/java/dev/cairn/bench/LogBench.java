@@ -93,7 +93,7 @@ public final class LogBench {
         }
 
         DiskProbe of(long bytes) throws IOException, InterruptedException {
-            int block = (int) Math.max(DiskProbe.PAGE, (bytes + DiskProbe.PAGE - 1) / DiskProbe.PAGE * DiskProbe.PAGE);
+            int block = DiskProbe.block(bytes);
             DiskProbe probe = probes.get(block);
             if (probe == null) {
                 probe = DiskProbe.measure(dir, block);

@@ -23,7 +23,7 @@ final class PageWarmer {
     private static final Logger LOG = LoggerFactory.getLogger(PageWarmer.class);
     /** linux/mman.h */
     private static final int MADV_POPULATE_WRITE = 23;
-    private static final long PAGE = 4096;
+    private static final long PAGE = Preallocation.PAGE;
     /** The least and the most warmed ahead: about the bytes appended since the last warming, the next batch's guess. */
     static final long MIN_AHEAD = 16L << 10;
     static final long MAX_AHEAD = 4L << 20;
