@@ -10,10 +10,14 @@ import dev.cairn.log.LogEntry;
 import dev.cairn.log.LogTailer;
 import dev.cairn.log.StatementsStored;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import net.openhft.chronicle.bytes.MappedBytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -77,6 +81,46 @@ class PageWarmerTest {
                 assertArrayEquals(e.statements().get(0).json(), got.statements().get(0).json());
             }
             assertEquals(null, tailer.next(), "nothing after the last entry: the warmed pages still hold zeros");
+        }
+    }
+
+    /**
+     * However much one batch appended (a hostile client's largest POSTs, say), warming reaches no further than the zeros
+     * written ahead: the pages past them are left to fault when an entry reaches them, after they are written.
+     */
+    @Test
+    void warmingStopsWhereTheZerosWrittenAheadEnd() throws Exception {
+        Path path = tmp.resolve("mapped");
+        long fileBytes = 1L << 20;
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.allocate((int) fileBytes), 0);
+        }
+        MappedBytes bytes = MappedBytes.mappedBytes(path.toFile(), fileBytes);
+        try {
+            for (long at = 0; at < fileBytes; at += Preallocation.PAGE) {
+                bytes.writeByte(at, (byte) 0); // every page mapped, then written back, as the log's synced zeros are:
+            }
+            TornTail.sync(path.toFile()); // write-protected, so a write faults unless warming made the page writable
+            bytes.writeLong(0L); // the "entry": its end is where warming starts
+            long writtenTo = 16 * Preallocation.PAGE;
+            PageWarmer warmer = new PageWarmer();
+            warmer.appended(bytes, bytes.writePosition(), 100L << 20);
+            warmer.warm(writtenTo);
+
+            long before = minorFaults();
+            for (long at = 0; at < writtenTo; at += Preallocation.PAGE) {
+                bytes.writeByte(at + 8, (byte) 0);
+            }
+            long inside = minorFaults() - before;
+            before = minorFaults();
+            for (long at = writtenTo; at < 3 * writtenTo; at += Preallocation.PAGE) {
+                bytes.writeByte(at, (byte) 0);
+            }
+            long past = minorFaults() - before;
+            assertTrue(inside <= 2, "the 16 warmed pages faulted " + inside + " times (16 without warming)");
+            assertTrue(past >= 24, "the 32 pages past the zeros written ahead faulted " + past + " times: warmed");
+        } finally {
+            bytes.releaseLast();
         }
     }
 
