@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /** A client's JSON may not carry U+0000 in any string (PostgreSQL cannot store it); Cairn's own stored JSON is read. */
@@ -45,6 +46,42 @@ class NulCharacterTest {
         String u0001 = "\\" + "u0001";
         assertEquals(-1, JsonReader.nulEscape(("\"" + u0001 + "\"").getBytes(StandardCharsets.UTF_8)));
         assertEquals(7, JsonReader.nulEscape(("\"" + u0001 + NUL + "\"").getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /**
+     * The scan reads eight bytes at a time: wherever a word boundary falls (inside an escape, between a backslash and
+     * what it escapes, in the last bytes of the body), it finds what a scan of one byte at a time finds.
+     */
+    @Test
+    void theWordAtATimeScanFindsWhatAByteAtATimeScanFinds() {
+        String[] pieces = {"\\", NUL, "u0000", "a", "0", "é"};
+        SplittableRandom random = new SplittableRandom(19);
+        int found = 0;
+        for (int n = 0; n < 200_000; n++) {
+            StringBuilder text = new StringBuilder();
+            for (int pieceCount = random.nextInt(12); pieceCount > 0; pieceCount--) {
+                text.append(pieces[random.nextInt(pieces.length)]);
+            }
+            byte[] body = text.toString().getBytes(StandardCharsets.UTF_8);
+            int expected = byteAtATime(body);
+            assertEquals(expected, JsonReader.nulEscape(body), () -> new String(body, StandardCharsets.UTF_8));
+            found += expected >= 0 ? 1 : 0;
+        }
+        assertTrue(found > 50_000, "the bodies hold escapes of NUL at " + found + " places only");
+    }
+
+    /** The definition: every backslash starts a two-character escape. */
+    private static int byteAtATime(byte[] body) {
+        for (int i = 0; i <= body.length - 6; i++) {
+            if (body[i] == '\\') {
+                if (body[i + 1] == 'u' && body[i + 2] == '0' && body[i + 3] == '0' && body[i + 4] == '0'
+                        && body[i + 5] == '0') {
+                    return i;
+                }
+                i++;
+            }
+        }
+        return -1;
     }
 
     @Test
