@@ -3,6 +3,7 @@ package dev.cairn.store;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cairn.xapi.FilterKey;
@@ -14,6 +15,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +28,25 @@ import org.junit.jupiter.params.provider.MethodSource;
 class MigrationsTest {
     @TempDir
     Path dir;
+
+    /**
+     * A process that opens a database at the newest version takes no lock: beside a projector of another process
+     * that holds the write lock transaction after transaction, it starts at once instead of failing after the busy
+     * timeout (SQLite) or waiting for ever (PostgreSQL's migration lock).
+     */
+    @ParameterizedTest
+    @MethodSource("dev.cairn.store.TestDatabase#dialects")
+    void aDatabaseAtTheNewestVersionOpensWhileAnotherConnectionHoldsTheLock(String dialect) throws Exception {
+        try (TestDatabase t = TestDatabase.create(dialect, dir)) {
+            Database.open(t.url()).close();
+            try (Connection holder = DriverManager.getConnection(t.url()); Statement s = holder.createStatement()) {
+                Dialect.of(t.url()).beginExclusive(holder, s);
+                s.execute("UPDATE watermark SET seq = seq"); // a write: SQLite's write lock is held from here
+                assertTimeoutPreemptively(Duration.ofSeconds(5), () -> Database.open(t.url()).close());
+                Dialect.of(t.url()).rollbackExclusive(holder, s);
+            }
+        }
+    }
 
     @ParameterizedTest
     @MethodSource("dev.cairn.store.TestDatabase#dialects")
