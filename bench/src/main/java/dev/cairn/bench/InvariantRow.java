@@ -12,4 +12,13 @@ record InvariantRow(String dialect, String check, String expected, String observ
         return "| " + dialect + " | " + check + " | " + expected + " | " + observed + " | " + (holds ? "✅" : "❌")
                 + " |";
     }
+
+    /**
+     * What a process or exception said, as one table cell: one line, pipes escaped, and at most its last 400
+     * characters, where output says why it stopped.
+     */
+    static String excerpt(String output) {
+        String s = String.valueOf(output).strip().replace('\n', ' ').replace("|", "\\|");
+        return s.length() <= 400 ? s : "..." + s.substring(s.length() - 400);
+    }
 }

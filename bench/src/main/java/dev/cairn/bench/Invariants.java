@@ -69,7 +69,7 @@ public final class Invariants {
         try {
             for (String dialect : o.list("dialects")) {
                 for (String check : o.list("checks")) {
-                    rows.addAll(CHECKS.get(check).run(dialect, dir.resolve(dialect + "-" + check), o));
+                    rows.addAll(runCheck(CHECKS.get(check), check, dialect, dir.resolve(dialect + "-" + check), o));
                 }
             }
         } finally {
@@ -80,5 +80,22 @@ public final class Invariants {
         out.println(InvariantRow.HEADER);
         rows.forEach(r -> out.println(r.line()));
         return rows;
+    }
+
+    /**
+     * One group of checks on one dialect. A group that cannot finish (a process that does not start, say) is a row
+     * that does not hold, saying why, and the groups after it still run: the table shows every check it could make.
+     */
+    static List<InvariantRow> runCheck(InvariantCheck group, String name, String dialect, Path dir, Options o) {
+        try {
+            return group.run(dialect, dir, o);
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            e.printStackTrace(); // the whole trace in the harness's error stream, its message in the row
+            return List.of(new InvariantRow(dialect, name, "the checks run to their end", "stopped: "
+                    + InvariantRow.excerpt(e.getClass().getSimpleName() + ": " + e.getMessage()), false));
+        }
     }
 }

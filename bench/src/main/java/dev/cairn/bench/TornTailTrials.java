@@ -90,7 +90,7 @@ final class TornTailTrials {
                 try {
                     audit.audit(server.url(), batches);
                 } catch (IllegalStateException e) { // the restarted server never applies the whole log
-                    failure = "after restart " + (t + 1) + ": " + excerpt(e.getMessage());
+                    failure = "after restart " + (t + 1) + ": " + InvariantRow.excerpt(e.getMessage());
                     break;
                 }
                 logCheck();
@@ -117,14 +117,14 @@ final class TornTailTrials {
             return server;
         } catch (IllegalStateException e) {
             if (!e.getMessage().contains(UNREADABLE_END)) {
-                failure = "a restart failed: " + excerpt(e.getMessage());
+                failure = "a restart failed: " + InvariantRow.excerpt(e.getMessage());
                 return null;
             }
         }
         Path out = data.resolveSibling("truncate-torn-tail.out");
         int exit = CairnProcess.run(out, Map.of(), "log", "check", "--truncate-torn-tail", "--data", data.toString());
         if (exit != 0) {
-            failure = "cairn log check --truncate-torn-tail exited " + exit + ": " + excerpt(Files.readString(out));
+            failure = "cairn log check --truncate-torn-tail exited " + exit + ": " + InvariantRow.excerpt(Files.readString(out));
             return null;
         }
         try {
@@ -132,7 +132,7 @@ final class TornTailTrials {
             startedAfterRepair++;
             return server;
         } catch (IllegalStateException e) {
-            failure = "the start after --truncate-torn-tail failed: " + excerpt(e.getMessage());
+            failure = "the start after --truncate-torn-tail failed: " + InvariantRow.excerpt(e.getMessage());
             return null;
         }
     }
@@ -145,7 +145,7 @@ final class TornTailTrials {
         if (exit == 0) {
             checkedClean++;
         } else if (failure == null) {
-            failure = "cairn log check exited " + exit + ": " + excerpt(said);
+            failure = "cairn log check exited " + exit + ": " + InvariantRow.excerpt(said);
         }
         Matcher m = VOIDED.matcher(said);
         voided = m.find() ? m.group(1) : "0";
@@ -163,11 +163,5 @@ final class TornTailTrials {
                         + "unreadable), then cairn log check finds the log whole; every kill left a synced entry to "
                         + "cut after", observed,
                 failure == null && checkedClean == trials && cuts.get(Where.NOTHING_SYNCED) == 0);
-    }
-
-    /** The end of a process's output, where it says why it stopped. */
-    private static String excerpt(String output) {
-        String s = output.strip().replace('\n', ' ').replace("|", "\\|");
-        return s.length() <= 400 ? s : "..." + s.substring(s.length() - 400);
     }
 }

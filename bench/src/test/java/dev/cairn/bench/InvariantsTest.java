@@ -1,8 +1,10 @@
 package dev.cairn.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -21,6 +23,18 @@ class InvariantsTest {
         for (InvariantRow r : rows) {
             assertTrue(r.holds(), r.line());
         }
+    }
+
+    @Test
+    void aGroupOfChecksThatStopsIsARowThatDoesNotHoldSayingWhy() {
+        InvariantCheck stops = (dialect, dir, o) -> {
+            throw new IllegalStateException("cairn query did not start:\ncannot open database a|b: [SQLITE_BUSY]");
+        };
+        List<InvariantRow> rows = Invariants.runCheck(stops, "split", "sqlite", Path.of("unused"), null);
+        assertEquals(1, rows.size());
+        assertFalse(rows.get(0).holds());
+        assertEquals("| sqlite | split | the checks run to their end | stopped: IllegalStateException: cairn query did "
+                + "not start: cannot open database a\\|b: [SQLITE_BUSY] | ❌ |", rows.get(0).line());
     }
 
     @Test
