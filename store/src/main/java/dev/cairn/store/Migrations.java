@@ -36,12 +36,7 @@ final class Migrations {
             dialect.beginExclusive(c, s);
             try {
                 s.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
-                int current = 0;
-                try (ResultSet rs = s.executeQuery("SELECT max(version) FROM schema_version")) {
-                    if (rs.next()) {
-                        current = rs.getInt(1);
-                    }
-                }
+                int current = version(s);
                 for (Map.Entry<String, String> m : dialect.migrations().all().entrySet()) {
                     int version = Integer.parseInt(m.getKey());
                     if (version <= current) {
@@ -68,8 +63,8 @@ final class Migrations {
 
     /** The schema's version as a plain read sees it; 0 when there is no schema_version table (a new database). */
     private static int versionWithoutLock(Connection c) {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT max(version) FROM schema_version")) {
-            return rs.next() ? rs.getInt(1) : 0;
+        try (Statement s = c.createStatement()) {
+            return version(s);
         } catch (SQLException e) {
             return 0; // the locked path creates the table, or fails with the reason
         }
@@ -77,5 +72,12 @@ final class Migrations {
 
     private static int newest(Dialect dialect) {
         return dialect.migrations().all().keySet().stream().mapToInt(Integer::parseInt).max().orElse(0);
+    }
+
+    /** The newest version schema_version records; 0 when it records none. */
+    private static int version(Statement s) throws SQLException {
+        try (ResultSet rs = s.executeQuery("SELECT max(version) FROM schema_version")) {
+            return rs.next() ? rs.getInt(1) : 0;
+        }
     }
 }

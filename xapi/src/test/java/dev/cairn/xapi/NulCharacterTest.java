@@ -49,7 +49,7 @@ class NulCharacterTest {
     }
 
     /**
-     * The scan reads eight bytes at a time: wherever a word boundary falls (inside an escape, between a backslash and
+     * The scan reads sixteen bytes at a time: wherever a word boundary falls (inside an escape, between a backslash and
      * what it escapes, in the last bytes of the body), it finds what a scan of one byte at a time finds.
      */
     @Test
