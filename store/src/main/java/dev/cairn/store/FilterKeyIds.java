@@ -11,14 +11,10 @@ import java.util.Set;
 
 /**
  * The filter-key dictionary as the projection writer sees it: the id of every filter key, a new key taking the next
- * one, and the match entries of a statement's keys. Ids run from 1 to {@link #lastKeyId}, so while the cache holds
- * that many keys it holds every key the database has, and a key it lacks is new without asking the database (a fresh
- * projection or a replay, until the cache is full). New keys are sent in a batch, before the next lookup or at commit.
- * A rollback empties the cache: it may hold keys of the transaction.
- *
- * <p>{@link #lastKeyId} is read from the database when the writer starts and after {@link #forget}, not as each
- * transaction opens: the fenced projection writer is the only one that adds keys, so what it committed is what the
- * table holds (on PostgreSQL that read was one of a single-statement transaction's ten round trips).
+ * one, and the match entries of a statement's keys. Ids run from 1 to {@link #lastKeyId} (read when each transaction
+ * opens), so while the cache holds that many keys it holds every key the database has, and a key it lacks is new
+ * without asking the database (a fresh projection or a replay, until the cache is full). New keys are sent in a
+ * batch, before the next lookup or at commit. A rollback empties the cache: it may hold keys of the transaction.
  */
 final class FilterKeyIds {
     private final Database db;
@@ -38,8 +34,6 @@ final class FilterKeyIds {
     private int pendingKeys;
     /** The last filter key id assigned. */
     private long lastKeyId;
-    /** Whether {@link #lastKeyId} is what the database holds (false until read, and after {@link #forget}). */
-    private boolean lastKeyIdKnown;
     /**
      * Ids of the authority keys: the statements/read/mine restriction reads them, and it holds for the statement
      * itself, so a referrer never inherits them. Null until first needed and after a rollback (its new keys' ids
@@ -63,19 +57,12 @@ final class FilterKeyIds {
         keysOfKind = c.prepareStatement(db.sql("filter_key_ids_of_kind"));
     }
 
-    /**
-     * As a transaction opens: reads the last id assigned unless it is known; an empty cache then takes every stored key
-     * if they fit.
-     */
+    /** Reads the last id assigned, as a transaction opens; an empty cache takes every stored key if they fit. */
     void open() throws SQLException {
-        if (lastKeyIdKnown) {
-            return;
-        }
         try (ResultSet rs = maxKeyId.executeQuery()) {
             rs.next();
             lastKeyId = rs.getLong(1);
         }
-        lastKeyIdKnown = true;
         if (cache.isEmpty() && lastKeyId > 0 && lastKeyId <= cacheSize) {
             loadKeys(); // at start or after a rollback: every stored key fits, so the cache can hold them all
         }
@@ -183,7 +170,6 @@ final class FilterKeyIds {
 
     /** Forgets every id (after a rollback, or once the projection is dropped): they are read again when needed. */
     void forget() {
-        lastKeyIdKnown = false;
         pendingKeys = 0;
         cache.clear();
         authorityKeyIds = null;

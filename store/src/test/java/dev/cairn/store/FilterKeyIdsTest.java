@@ -6,7 +6,6 @@ import dev.cairn.xapi.FilterKey;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.Set;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -76,26 +75,6 @@ class FilterKeyIdsTest {
             ids.open();
             assertEquals(2, ids.id(C), "the id B had is free again");
             assertEquals(3, ids.id(B));
-        });
-    }
-
-    @ParameterizedTest
-    @MethodSource("dev.cairn.store.TestDatabase#dialects")
-    void theLastIdIsReadWhenTheWriterStartsAndAfterARollbackNotAsEachTransactionOpens(String dialect)
-            throws SQLException {
-        onWriter(dialect, 100, (ids, c) -> {
-            ids.open();
-            assertEquals(1, ids.id(A));
-            commit(ids, c);
-            try (Statement s = c.createStatement()) { // a key this writer did not add, which only a read would see
-                s.executeUpdate("INSERT INTO filter_key (id, kind, value) VALUES (50, 0, 'elsewhere')");
-            }
-            c.commit();
-            ids.open();
-            assertEquals(2, ids.id(B), "the last id this writer committed");
-            rollback(ids, c);
-            ids.open();
-            assertEquals(51, ids.id(B), "read again after the rollback");
         });
     }
 
