@@ -74,7 +74,13 @@ public final class BodyReceiver {
         private final long maxBodyBytes;
         private final BodyBudget budget;
         private final Consumer<byte[]> then;
-        private ByteArrayOutputStream body = new ByteArrayOutputStream(1024);
+        /**
+         * The chunks so far, once there is more than one; null before the second arrives (a body that comes whole in
+         * one chunk, as a single statement's does, is handed on as that chunk, uncopied) and once over the limit.
+         */
+        private ByteArrayOutputStream body;
+        /** The first chunk, until a second arrives; null once over the limit. */
+        private byte[] first;
         private long received;
 
         Reading(long maxBodyBytes, BodyBudget budget, Consumer<byte[]> then) {
@@ -92,6 +98,7 @@ public final class BodyReceiver {
                 if (ended.compareAndSet(false, true)) {
                     ex.getRequestReceiver().pause();
                     body = null;
+                    first = null;
                     budget.refuse(ex);
                 }
                 return;
@@ -99,21 +106,36 @@ public final class BodyReceiver {
             received += chunk.length;
             if (received > maxBodyBytes) {
                 body = null; // over the limit: drop what was held and count the rest
+                first = null;
                 if (received > maxBodyBytes + DISCARD_BYTES && ended.compareAndSet(false, true)) {
                     ex.getRequestReceiver().pause();
                     refuse(ex, 413, "request.too_large", tooLarge(maxBodyBytes));
                     return;
                 }
-            } else {
-                body.writeBytes(chunk);
+            } else if (chunk.length > 0) { // the receiver's empty chunks (one shared array) add nothing
+                keep(chunk);
             }
             if (last && ended.compareAndSet(false, true)) {
-                if (body == null) { // read to its end, so the connection can carry the next request
+                if (received > maxBodyBytes) { // read to its end, so the connection can carry the next request
                     Responses.error(ex, 413, "request.too_large", "body", tooLarge(maxBodyBytes));
                 } else {
-                    then.accept(body.toByteArray());
+                    then.accept(body != null ? body.toByteArray() : first != null ? first : new byte[0]);
                 }
             }
+        }
+
+        /** Holds a chunk: the first as it is, since the receiver hands each over as a new array nothing else keeps. */
+        private void keep(byte[] chunk) {
+            if (first == null && body == null) {
+                first = chunk;
+                return;
+            }
+            if (body == null) {
+                body = new ByteArrayOutputStream(2 * first.length + chunk.length);
+                body.writeBytes(first);
+                first = null;
+            }
+            body.writeBytes(chunk);
         }
 
         @Override

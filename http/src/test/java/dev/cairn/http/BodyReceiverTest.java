@@ -30,9 +30,10 @@ class BodyReceiverTest {
 
     @BeforeEach
     void start() throws Exception {
-        // The body's length as the handler received it, so a test sees that the whole body arrived.
+        // The body's length as the handler received it, so a test sees that the whole body arrived; on /echo the body.
         io.undertow.server.HttpHandler echoLength = exchange -> BodyReceiver.receive(exchange, LIMIT,
-                body -> Responses.json(exchange, 200, Integer.toString(body.length).getBytes(StandardCharsets.US_ASCII)));
+                body -> Responses.json(exchange, 200, exchange.getRequestPath().equals("/echo") ? body
+                        : Integer.toString(body.length).getBytes(StandardCharsets.US_ASCII)));
         server = HttpServer.start("127.0.0.1", 0, new ErrorPolicy(XapiVersion.V2_0_0, e -> false,
                         new TransferCodingHandler(new BodyDeadlineHandler(DEADLINE_MILLIS, echoLength))),
                 OptionMap.create(UndertowOptions.MAX_ENTITY_SIZE, BodyReceiver.undertowCap(LIMIT)), 100, 10_000,
@@ -51,13 +52,19 @@ class BodyReceiverTest {
         }
     }
 
-    /** Sends {@code request} and reads one response. */
-    private Answer exchange(String request) throws Exception {
+    /** Sends {@code request}, in pieces a while apart (each its own read on the server), and reads one response. */
+    private Answer exchange(String... request) throws Exception {
         try (Socket s = new Socket("127.0.0.1", server.port())) {
             s.setSoTimeout(5_000);
+            s.setTcpNoDelay(true);
             OutputStream out = s.getOutputStream();
-            out.write(request.getBytes(StandardCharsets.ISO_8859_1));
-            out.flush();
+            for (int i = 0; i < request.length; i++) {
+                if (i > 0) {
+                    Thread.sleep(100);
+                }
+                out.write(request[i].getBytes(StandardCharsets.ISO_8859_1));
+                out.flush();
+            }
             InputStream in = s.getInputStream();
             ByteArrayOutputStream head = new ByteArrayOutputStream();
             while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
@@ -94,6 +101,28 @@ class BodyReceiverTest {
         Answer a = exchange(post("Content-Length: " + LIMIT + "\r\n") + "x".repeat(LIMIT));
         assertEquals(200, a.status(), a.body());
         assertEquals(Integer.toString(LIMIT), a.body());
+    }
+
+    @Test
+    void aBodyThatArrivesInSeveralReadsIsHandedOverByteForByte() throws Exception {
+        String head = "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 900\r\n\r\n";
+        Answer a = exchange(head + "a".repeat(300), "b".repeat(300), "c".repeat(300));
+        assertEquals("a".repeat(300) + "b".repeat(300) + "c".repeat(300), a.body());
+    }
+
+    @Test
+    void aChunkedBodyThatArrivesInSeveralReadsIsHandedOverByteForByte() throws Exception {
+        String head = "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n";
+        Answer a = exchange(head + "12c\r\n" + "a".repeat(300) + "\r\n", "12c\r\n" + "b".repeat(300) + "\r\n",
+                "0\r\n\r\n");
+        assertEquals("a".repeat(300) + "b".repeat(300), a.body());
+    }
+
+    @Test
+    void anEmptyBodyIsHandedOverEmpty() throws Exception {
+        Answer a = exchange(post("Content-Length: 0\r\n"));
+        assertEquals(200, a.status(), a.body());
+        assertEquals("0", a.body());
     }
 
     @Test
