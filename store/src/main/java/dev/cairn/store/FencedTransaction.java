@@ -3,7 +3,6 @@ package dev.cairn.store;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Statement;
 
 /**
  * The projection writer's connection and the fencing that makes it the only writer. Each transaction opens by
@@ -98,38 +97,14 @@ final class FencedTransaction {
      * @return false if another writer moved the watermark meanwhile (nothing was committed)
      */
     boolean commit(long logIndex, long storedMillis, long seq) throws SQLException {
-        if (db.dialect() == Dialect.POSTGRESQL) {
-            committing = logIndex;
-            advanceAndCommit(logIndex, storedMillis, seq);
-        } else {
-            if (!advance(logIndex, storedMillis, seq)) {
-                return false;
-            }
-            committing = logIndex;
-            c.commit();
+        if (!advance(logIndex, storedMillis, seq)) {
+            return false;
         }
+        committing = logIndex;
+        c.commit();
         committing = NO_COMMIT;
         committed = new Watermark(logIndex, storedMillis, seq);
         return true;
-    }
-
-    /**
-     * PostgreSQL: the watermark's move and the commit in one round trip (a batch the driver sends with one sync), where
-     * {@link #advance} and {@link Connection#commit} wait for the server twice. The move cannot miss: {@link #claim}
-     * wrote the row at the transaction's start, so this transaction holds its lock and another writer cannot have
-     * moved it since. The values are numbers, formatted here.
-     */
-    private void advanceAndCommit(long logIndex, long storedMillis, long seq) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            s.addBatch("UPDATE watermark SET log_index = " + logIndex + ", stored_ms = " + storedMillis + ", seq = " + seq
-                    + " WHERE id = 1 AND log_index = " + committed.logIndex());
-            s.addBatch("COMMIT");
-            int[] counts = s.executeBatch();
-            if (counts[0] != 1) { // only if the claim's lock did not hold: the rows are committed, so stop here
-                throw new FencedException("the watermark moved during a transaction at log index "
-                        + Long.toHexString(committed.logIndex()) + ": another projector is writing to this database");
-            }
-        }
     }
 
     private boolean advance(long logIndex, long storedMillis, long seq) throws SQLException {
