@@ -44,6 +44,10 @@ public final class DiskShare {
         final String unit;
         final String goal;
 
+        boolean isRate() {
+            return unit.equals("/s");
+        }
+
         Row(String label, String unit, String goal) {
             this.label = label;
             this.unit = unit;
@@ -98,7 +102,7 @@ public final class DiskShare {
         for (Row row : Row.values()) {
             Cell d = median(onDisk.get(row));
             Cell m = median(inRam.get(row));
-            boolean rate = row.unit.equals("/s");
+            boolean rate = row.isRate();
             double cpu = m.serverMicros() + m.clientMicros();
             System.out.printf("| %s | %s | %s | %s | %.2f× | %s | %s | %s |%n", dialect, row.label, format(d, row),
                     format(m, row), m.value() / d.value(), rate ? String.format("%.0f + %.0f µs", m.serverMicros(),
@@ -121,18 +125,10 @@ public final class DiskShare {
 
     /** {@code posts} visible POSTs of {@code perRequest} statements one after another (a fifth more first, unmeasured). */
     private static Cell sequential(CairnProcess c, StatementCorpus corpus, AtomicLong next, int perRequest, int posts) {
-        Latencies lat = new Latencies();
         try (LoopbackClient client = new LoopbackClient(c.port(), HttpBench.CREDENTIAL)) {
-            for (int i = -posts / 5; i < posts; i++) {
-                byte[] body = HttpBench.body(corpus, next, perRequest);
-                long start = System.nanoTime();
-                HttpBench.ok(client.post("/xapi/statements", body, VISIBLE), "POST of " + perRequest);
-                if (i >= 0) {
-                    lat.add(System.nanoTime() - start);
-                }
-            }
+            WriteBench.posts(client, corpus, next, perRequest, posts / 5, VISIBLE);
+            return new Cell(WriteBench.posts(client, corpus, next, perRequest, posts, VISIBLE).percentileMillis(50), 0, 0);
         }
-        return new Cell(lat.percentileMillis(50), 0, 0);
     }
 
     /** The cell whose value is the median of the rounds'. */
@@ -143,6 +139,6 @@ public final class DiskShare {
     }
 
     private static String format(Cell c, Row row) {
-        return row.unit.equals("/s") ? String.format("%,.0f/s", c.value()) : String.format("%.3f ms", c.value());
+        return row.isRate() ? String.format("%,.0f/s", c.value()) : String.format("%.3f ms", c.value());
     }
 }

@@ -109,23 +109,10 @@ final class WriteBench {
 
     private static void sequential(CairnProcess cairn, LoopbackClient client, StatementCorpus corpus, AtomicLong next,
                                    int perRequest, int warmup, int measured, String ack) {
-        Latencies lat = new Latencies();
+        posts(client, corpus, next, perRequest, warmup, ack);
         long t0 = System.nanoTime();
-        long cpu0 = 0;
-        for (int i = -warmup; i < measured; i++) {
-            if (i == 0) {
-                t0 = System.nanoTime();
-                cpu0 = ProcessCpu.nanos(cairn.pid());
-            }
-            byte[] body = HttpBench.body(corpus, next, perRequest);
-            long start = System.nanoTime();
-            LoopbackClient.Response r = client.post("/xapi/statements", body, ack);
-            long t = System.nanoTime() - start;
-            HttpBench.ok(r, "POST of " + perRequest);
-            if (i >= 0) {
-                lat.add(t);
-            }
-        }
+        long cpu0 = ProcessCpu.nanos(cairn.pid());
+        Latencies lat = posts(client, corpus, next, perRequest, measured, ack);
         double s = ProjectionBench.seconds(t0);
         long statements = (long) measured * perRequest;
         String mode = ack.isEmpty() ? "visible" : "durable";
@@ -135,6 +122,20 @@ final class WriteBench {
                 lat.percentileMillis(50), lat.percentileMillis(99), lat.meanMillis(), micros(cpu, statements),
                 target(mode + " " + perRequest, lat.percentileMillis(50), statements / s, cpu / 1e3 / statements),
                 anchor(mode + " " + perRequest));
+    }
+
+    /** {@code count} POSTs of {@code perRequest} statements one after another, each with {@code ack}: their latencies. */
+    static Latencies posts(LoopbackClient client, StatementCorpus corpus, AtomicLong next, int perRequest, int count,
+                           String ack) {
+        Latencies lat = new Latencies();
+        for (int i = 0; i < count; i++) {
+            byte[] body = HttpBench.body(corpus, next, perRequest);
+            long start = System.nanoTime();
+            LoopbackClient.Response r = client.post("/xapi/statements", body, ack);
+            lat.add(System.nanoTime() - start);
+            HttpBench.ok(r, "POST of " + perRequest);
+        }
+        return lat;
     }
 
     private static String micros(long cpuNanos, long statements) {
